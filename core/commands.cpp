@@ -1,0 +1,51 @@
+#include "core/commands.h"
+
+#include <array>
+
+#include "core/errors.h"
+#include "core/verbs/common.h"
+
+namespace trafikey {
+
+namespace {
+constexpr std::string_view writer = "write deny-oom";
+constexpr std::string_view reader = "readonly fast";
+constexpr int extends_arity_max = 3 + 2 * static_cast<int>(verbs::extends_pairs_max);
+
+constexpr std::array table{
+    CommandSpec{"EMQ.ADD", 4, 6, true, writer, 1, 1, 1, verbs::add,
+                "EMQ.ADD q id payload [MAXFAILURES n]"},
+    CommandSpec{"EMQ.CLAIM", 3, 5, true, writer, 1, 1, 1, verbs::claim,
+                "EMQ.CLAIM q lease_ms [COUNT n]"},
+    CommandSpec{"EMQ.EXTEND", 5, 5, true, writer, 1, 1, 1, verbs::extend,
+                "EMQ.EXTEND q id attempts lease_ms"},
+    CommandSpec{"EMQ.EXTENDS", 5, extends_arity_max, true, writer, 1, 1, 1, verbs::extends,
+                "EMQ.EXTENDS q lease_ms id attempts [id attempts ...]"},
+    CommandSpec{"EMQ.COMPLETE", 4, 5, true, writer, 1, 1, 1, verbs::complete,
+                "EMQ.COMPLETE q id attempts [result]"},
+    CommandSpec{"EMQ.FAIL", 5, 5, true, writer, 1, 1, 1, verbs::fail,
+                "EMQ.FAIL q id attempts reason"},
+    CommandSpec{"EMQ.STALLED.CHECK", 3, 5, true, writer, 1, 1, 1, verbs::stalled_check,
+                "EMQ.STALLED.CHECK q max_stalled [LIMIT n]"},
+    CommandSpec{"EMQ.STATS", 2, 2, false, reader, 1, 1, 1, verbs::stats, "EMQ.STATS q"},
+    CommandSpec{"EMQ.JOB", 3, 3, false, reader, 1, 1, 1, verbs::job, "EMQ.JOB q id"},
+    CommandSpec{"EMQ.EPOCH", 1, 1, false, reader, 0, 0, 0, verbs::epoch, "EMQ.EPOCH"},
+};
+}  // namespace
+
+std::span<const CommandSpec> command_table() { return table; }
+
+const CommandSpec* find_command(std::string_view name) {
+  for (const auto& spec : table) {
+    if (equals_ignore_case(spec.name, name)) return &spec;
+  }
+  return nullptr;
+}
+
+Reply execute(Host& host, const CommandSpec& spec, Args argv) {
+  const auto argc = static_cast<int>(argv.size());
+  if (argc < spec.arity_min || argc > spec.arity_max) return errors::error(errors::wrong_arity);
+  return spec.handler(host, argv);
+}
+
+}  // namespace trafikey

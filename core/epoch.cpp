@@ -1,0 +1,28 @@
+#include "core/epoch.h"
+
+#include "core/errors.h"
+
+namespace trafikey {
+
+bool Epoch::valid_run_id(std::string_view id) {
+  if (id.size() != run_id_len) return false;
+  for (char c : id) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return true;
+}
+
+Status Epoch::load(const Outcome<std::string>& run_id_read) {
+  if (!run_id_read.ok() || !valid_run_id(run_id_read.value())) {
+    return errors::error(errors::host_call);
+  }
+  if (!run_id_) run_id_ = run_id_read.value();  // one process, one run_id
+  return ok_status();
+}
+
+Outcome<std::string_view> Epoch::current() const {
+  if (!run_id_) return errors::error(errors::host_call);
+  return std::string_view(*run_id_);
+}
+
+}  // namespace trafikey

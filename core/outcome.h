@@ -1,0 +1,70 @@
+// Outcome<T>: a value or an error Reply, the core's Status (LevelDB style: failures are
+// values, never exceptions). A verb that meets an error in its read pass returns the
+// error Reply as its answer, having written nothing.
+#pragma once
+
+#include <cassert>
+#include <utility>
+#include <variant>
+
+#include "core/reply.h"
+
+namespace trafikey {
+
+template <class T>
+class [[nodiscard]] Outcome {
+ public:
+  Outcome(T value) : v_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit by design
+  Outcome(Reply error) : v_(std::in_place_index<1>, std::move(error)) {  // NOLINT
+    assert(std::get<1>(v_).is_error());
+  }
+
+  bool ok() const { return v_.index() == 0; }
+  const T& value() const& {
+    assert(ok());
+    return std::get<0>(v_);
+  }
+  T& value() & {
+    assert(ok());
+    return std::get<0>(v_);
+  }
+  T&& value() && {
+    assert(ok());
+    return std::get<0>(std::move(v_));
+  }
+  const Reply& error() const& {
+    assert(!ok());
+    return std::get<1>(v_);
+  }
+  Reply&& error() && {
+    assert(!ok());
+    return std::get<1>(std::move(v_));
+  }
+
+ private:
+  std::variant<T, Reply> v_;
+};
+
+struct Ok {};
+using Status = Outcome<Ok>;
+inline Status ok_status() { return Ok{}; }
+
+}  // namespace trafikey
+
+#define TK_CONCAT_INNER(a, b) a##b
+#define TK_CONCAT(a, b) TK_CONCAT_INNER(a, b)
+
+// TK_TRY(auto x, expr): evaluate an Outcome; on error return its Reply from the enclosing
+// function (which returns a Reply or an Outcome), else bind the value.
+#define TK_TRY(decl, expr)                                          \
+  auto TK_CONCAT(tk_outcome_, __LINE__) = (expr);                   \
+  if (!TK_CONCAT(tk_outcome_, __LINE__).ok())                       \
+    return std::move(TK_CONCAT(tk_outcome_, __LINE__)).error();     \
+  decl = std::move(TK_CONCAT(tk_outcome_, __LINE__)).value()
+
+// TK_CHECK(expr): evaluate a Status; on error return its Reply.
+#define TK_CHECK(expr)                                              \
+  do {                                                              \
+    auto tk_status = (expr);                                        \
+    if (!tk_status.ok()) return std::move(tk_status).error();       \
+  } while (0)

@@ -1,0 +1,86 @@
+// EMQ.CLAIM q lease_ms [COUNT n]  (shared spec EMQ §4)
+// Claims up to n pending ids, lowest first, each under a lease stamped with the epoch.
+// A pending id whose row is not a hash is a ghost: removed, not claimed, not counted.
+#include <array>
+#include <vector>
+
+#include "core/verbs/common.h"
+
+namespace trafikey::verbs {
+
+namespace {
+struct Judged {
+  std::string id;
+  std::string row;
+  bool ghost = false;
+  std::string attempts;  // the new token, as written
+  std::string payload;
+};
+}  // namespace
+
+Reply claim(Host& host, Args argv) {
+  TK_CHECK(queue_arg(argv[1]));
+  TK_TRY(const std::int64_t lease_ms, lease_ms_arg(argv[2]));
+  const std::array specs{count_option};
+  TK_TRY(auto options, parse_options(argv.subspan(3), specs));
+  const auto count = static_cast<std::size_t>(options[0]);
+  TK_CHECK(host.fence());
+  TK_TRY(const std::string_view run_id, host.epoch().current());
+  TK_TRY(const std::int64_t now, host.now_ms());
+  TK_TRY(const std::int64_t deadline, lease_deadline(now, lease_ms));
+
+  const QueueKeys keys(argv[1]);
+  TK_CHECK(expect_zsets(host, {keys.pending(), keys.active()}));
+
+  // Read pass: walk pending lowest first until `count` claims or the ghost bound.
+  std::vector<Judged> judged;
+  std::size_t claims = 0, ghosts = 0;
+  std::int64_t rank = 0;
+  const auto batch = static_cast<std::int64_t>(count) + 8;
+  while (claims < count && ghosts < claim_ghosts_max) {
+    TK_TRY(auto ids, host.zrange_by_rank(keys.pending(), rank, rank + batch - 1));
+    if (ids.empty()) break;
+    rank += static_cast<std::int64_t>(ids.size());
+    for (auto& id : ids) {
+      Judged j{std::move(id), {}, false, {}, {}};
+      j.row = keys.row(j.id);
+      TK_TRY(KeyType type, host.type(j.row));
+      if (type != KeyType::hash) {
+        j.ghost = true;
+        ++ghosts;
+      } else {
+        TK_TRY(std::int64_t attempts, row_integer(host, j.row, "attempts", 0));
+        j.attempts = std::to_string(attempts + 1);
+        TK_TRY(auto payload, host.hget(j.row, "payload"));
+        j.payload = payload.value_or("");
+        ++claims;
+      }
+      judged.push_back(std::move(j));
+      if (claims == count || ghosts == claim_ghosts_max) break;
+    }
+  }
+  if (!judged.empty()) TK_CHECK(host.may_write(keys.pending()));
+  if (claims > 0) TK_CHECK(host.may_write(keys.active()));
+  for (const auto& j : judged) {
+    if (!j.ghost) TK_CHECK(host.may_write(j.row));
+  }
+
+  Reply reply = Reply::array();
+  if (judged.empty()) return reply;
+  Writer& w = host.begin_writes();
+  for (const auto& j : judged) {
+    w.zrem(keys.pending(), j.id);
+    if (j.ghost) continue;
+    // the lease carries the server epoch: state, token and lease_epoch in one HSET
+    const std::array fields{FieldRef{"state", "active"}, FieldRef{"attempts", j.attempts},
+                            FieldRef{"lease_epoch", run_id}};
+    w.hset(j.row, fields);
+    w.zadd(keys.active(), deadline, j.id);
+    reply.items().push_back(Reply::array({Reply::bulk(j.id),
+                                          Reply::integer(*parse_int64(j.attempts)),
+                                          Reply::bulk(j.payload)}));
+  }
+  return reply;
+}
+
+}  // namespace trafikey::verbs

@@ -1,0 +1,74 @@
+#include "core/verbs/common.h"
+
+namespace trafikey::verbs {
+
+Status queue_arg(std::string_view q) {
+  if (!valid_queue_name(q)) return errors::error(errors::bad_queue);
+  return ok_status();
+}
+
+Status job_id_arg(std::string_view id) {
+  if (!valid_job_id(id)) return errors::error(errors::bad_job_id);
+  return ok_status();
+}
+
+Outcome<std::int64_t> lease_ms_arg(std::string_view text) {
+  return parse_ranged("lease_ms", text, 1, score_max);
+}
+
+Outcome<std::int64_t> attempts_arg(std::string_view text) {
+  return parse_ranged("attempts", text, 1, int64_max);
+}
+
+Outcome<std::int64_t> lease_deadline(std::int64_t now_ms, std::int64_t lease_ms) {
+  if (now_ms < 0 || now_ms > score_max - lease_ms) return errors::error(errors::lease_range);
+  return now_ms + lease_ms;
+}
+
+Status expect_type(Host& host, std::string_view key, KeyType want) {
+  TK_TRY(KeyType type, host.type(key));
+  if (type != KeyType::none && type != want) return errors::error(errors::wrong_type);
+  return ok_status();
+}
+
+Status expect_zsets(Host& host, std::initializer_list<std::string_view> keys) {
+  for (auto key : keys) TK_CHECK(expect_type(host, key, KeyType::zset));
+  return ok_status();
+}
+
+Status expect_counter(Host& host, std::string_view key) {
+  TK_TRY(auto value, host.get(key));
+  if (value) {
+    auto n = parse_int64(*value);
+    if (!n || *n == int64_max) return errors::error("ERR value is not an integer or out of range");
+  }
+  return ok_status();
+}
+
+Outcome<std::int64_t> row_integer(Host& host, std::string_view row, std::string_view field,
+                                  std::int64_t fallback) {
+  TK_TRY(auto value, host.hget(row, field));
+  if (!value) return fallback;
+  auto n = parse_int64(*value);
+  if (!n || *n < 0 || *n == int64_max) return errors::error(errors::corrupt_row);
+  return *n;
+}
+
+Status may_write_all(Host& host, std::initializer_list<std::string_view> keys) {
+  for (auto key : keys) TK_CHECK(host.may_write(key));
+  return ok_status();
+}
+
+Outcome<bool> lease_live(Host& host, const QueueKeys& keys, std::string_view id,
+                         std::string_view row, std::int64_t token, std::int64_t now_ms) {
+  TK_TRY(auto deadline, host.zscore(keys.active(), id));
+  if (!deadline || *deadline < static_cast<double>(now_ms)) return false;
+  TK_TRY(KeyType type, host.type(row));
+  if (type != KeyType::hash) return false;
+  TK_TRY(auto state, host.hget(row, "state"));
+  if (state != "active") return false;
+  TK_TRY(auto attempts, host.hget(row, "attempts"));
+  return attempts && parse_int64(*attempts) == token;
+}
+
+}  // namespace trafikey::verbs

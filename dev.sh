@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# trafikey's one entry point on a Debian 12 machine (see README.md):
+#   ./dev.sh main   install what is missing, build, run the main job
+#   ./dev.sh test   install what is missing, build (default + asan), run every test
+#   ./dev.sh build  build the default preset only
+set -euo pipefail
+cd "$(dirname "$0")"
+
+PACKAGES=(cmake ninja-build g++ librapidcheck-dev libgtest-dev libboost-graph-dev
+          libhiredis-dev redis-server graphviz nlohmann-json3-dev libcli11-dev)
+
+usage() { sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; }
+
+install_missing() {
+  local missing=() p
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+  done
+  ((${#missing[@]})) || return 0
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  echo "dev.sh: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  # Try the lists the machine has first; refresh them only when that fails.
+  $sudo apt-get install -y -q --no-install-recommends "${missing[@]}" ||
+    { $sudo apt-get update -q && $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"; }
+}
+
+build() {  # build PRESET
+  cmake --preset "$1" >/dev/null
+  cmake --build --preset "$1"
+}
+
+case "${1:-}" in
+  main)
+    install_missing
+    build default
+    exec build/bin/trafikey-sim demo
+    ;;
+  test)
+    install_missing
+    build default
+    ctest --preset default
+    build asan
+    ctest --preset asan
+    ;;
+  build)
+    build default
+    ;;
+  -h|--help|help)
+    usage
+    ;;
+  *)
+    usage >&2
+    exit 2
+    ;;
+esac

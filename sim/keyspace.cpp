@@ -1,0 +1,239 @@
+#include "sim/keyspace.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/args.h"
+
+namespace trafikey::sim {
+
+namespace {
+template <class T>
+const T* typed(const Keyspace::Value* v, bool& wrong) {
+  wrong = false;
+  if (!v) return nullptr;
+  if (const T* t = std::get_if<T>(v)) return t;
+  wrong = true;
+  return nullptr;
+}
+}  // namespace
+
+const Keyspace::Value* Keyspace::find(std::string_view key) const {
+  auto it = data_.find(key);
+  return it == data_.end() ? nullptr : &it->second;
+}
+
+Keyspace::Value* Keyspace::find_mut(std::string_view key) {
+  auto it = data_.find(key);
+  return it == data_.end() ? nullptr : &it->second;
+}
+
+template <class T>
+T& Keyspace::slot(std::string_view key) {
+  auto it = data_.find(key);
+  if (it == data_.end()) it = data_.emplace(std::string(key), T{}).first;
+  T* t = std::get_if<T>(&it->second);
+  if (!t) std::abort();  // the caller's type check failed: a harness bug, never data
+  return *t;
+}
+
+KeyType Keyspace::type(std::string_view key) const {
+  const Value* v = find(key);
+  if (!v) return KeyType::none;
+  switch (v->index()) {
+    case 0: return KeyType::string;
+    case 1: return KeyType::hash;
+    default: return KeyType::zset;
+  }
+}
+
+const std::string* Keyspace::string_at(std::string_view key, bool& wrong) const {
+  return typed<std::string>(find(key), wrong);
+}
+const Keyspace::Hash* Keyspace::hash_at(std::string_view key, bool& wrong) const {
+  return typed<Hash>(find(key), wrong);
+}
+const Keyspace::Zset* Keyspace::zset_at(std::string_view key, bool& wrong) const {
+  return typed<Zset>(find(key), wrong);
+}
+
+const std::string* Keyspace::hash_field(const Hash& hash, std::string_view field) {
+  for (const auto& [f, v] : hash) {
+    if (f == field) return &v;
+  }
+  return nullptr;
+}
+
+std::vector<std::pair<std::string, double>> Keyspace::zrange_by_score(const Zset& z,
+                                                                      double max_exclusive,
+                                                                      std::size_t limit) {
+  std::vector<std::pair<std::string, double>> out;
+  for (const auto& [score, member] : z.order) {
+    if (out.size() >= limit || !(score < max_exclusive)) break;
+    out.emplace_back(member, score);
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, double>> Keyspace::zrange_by_rank(const Zset& z,
+                                                                     std::int64_t start,
+                                                                     std::int64_t stop) {
+  const auto n = static_cast<std::int64_t>(z.order.size());
+  if (start < 0) start = std::max<std::int64_t>(0, n + start);
+  if (stop < 0) stop = n + stop;
+  stop = std::min(stop, n - 1);
+  std::vector<std::pair<std::string, double>> out;
+  if (start > stop) return out;
+  auto it = z.order.begin();
+  std::advance(it, start);
+  for (std::int64_t i = start; i <= stop; ++i, ++it) out.emplace_back(it->second, it->first);
+  return out;
+}
+
+std::int64_t Keyspace::hset(std::string_view key, std::string_view field, std::string_view value) {
+  Hash& h = slot<Hash>(key);
+  for (auto& [f, v] : h) {
+    if (f == field) {
+      v = value;
+      return 0;
+    }
+  }
+  h.emplace_back(std::string(field), std::string(value));
+  return 1;
+}
+
+std::int64_t Keyspace::hdel(std::string_view key, std::string_view field) {
+  Value* v = find_mut(key);
+  if (!v) return 0;
+  Hash& h = std::get<Hash>(*v);
+  auto it = std::find_if(h.begin(), h.end(), [&](const auto& fv) { return fv.first == field; });
+  if (it == h.end()) return 0;
+  h.erase(it);
+  if (h.empty()) data_.erase(data_.find(key));
+  return 1;
+}
+
+std::int64_t Keyspace::zadd(std::string_view key, double score, std::string_view member) {
+  Zset& z = slot<Zset>(key);
+  auto it = z.scores.find(member);
+  if (it != z.scores.end()) {
+    if (it->second != score) {
+      auto node = z.order.extract({it->second, it->first});
+      node.value().first = score;
+      z.order.insert(std::move(node));
+      it->second = score;
+    }
+    return 0;
+  }
+  z.scores.emplace(std::string(member), score);
+  z.order.emplace(score, std::string(member));
+  return 1;
+}
+
+std::int64_t Keyspace::zrem(std::string_view key, std::string_view member) {
+  Value* v = find_mut(key);
+  if (!v) return 0;
+  Zset& z = std::get<Zset>(*v);
+  auto it = z.scores.find(member);
+  if (it == z.scores.end()) return 0;
+  z.order.erase({it->second, it->first});
+  z.scores.erase(it);
+  if (z.scores.empty()) data_.erase(data_.find(key));
+  return 1;
+}
+
+std::int64_t Keyspace::incr(std::string_view key) {
+  std::string& s = slot<std::string>(key);
+  const std::int64_t next = (s.empty() ? 0 : parse_int64(s).value_or(0)) + 1;
+  s = std::to_string(next);
+  return next;
+}
+
+void Keyspace::set(std::string_view key, std::string_view value) {
+  Value* v = find_mut(key);
+  if (v) {
+    *v = std::string(value);
+  } else {
+    data_.emplace(std::string(key), std::string(value));
+  }
+}
+
+std::int64_t Keyspace::del(std::string_view key) {
+  auto it = data_.find(key);
+  if (it == data_.end()) return 0;
+  data_.erase(it);
+  return 1;
+}
+
+std::vector<std::string> Keyspace::keys() const {
+  std::vector<std::string> out;
+  out.reserve(data_.size());
+  for (const auto& kv : data_) out.push_back(kv.first);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::string Keyspace::dump() const {
+  std::string out;
+  for (const auto& key : keys()) {
+    const Value& v = *find(key);
+    out += quote_bytes(key);
+    if (const auto* s = std::get_if<std::string>(&v)) {
+      out += " string ";
+      out += quote_bytes(*s);
+    } else if (const auto* h = std::get_if<Hash>(&v)) {
+      out += " hash";
+      Hash sorted = *h;
+      std::sort(sorted.begin(), sorted.end());
+      for (const auto& [f, val] : sorted) {
+        out += ' ';
+        out += quote_bytes(f);
+        out += '=';
+        out += quote_bytes(val);
+      }
+    } else {
+      out += " zset";
+      for (const auto& [score, member] : std::get<Zset>(v).order) {
+        out += ' ';
+        out += quote_bytes(member);
+        out += '@';
+        out += format_score(score);
+      }
+    }
+    out += '\n';
+  }
+  return out;
+}
+
+std::string quote_bytes(std::string_view bytes) {
+  std::string out = "\"";
+  for (unsigned char c : bytes) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      char buf[5];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    }
+  }
+  out += '"';
+  return out;
+}
+
+std::string format_score(double score) {
+  if (std::isinf(score)) return score > 0 ? "inf" : "-inf";
+  if (std::trunc(score) == score && std::fabs(score) < 9007199254740992.0) {
+    return std::to_string(static_cast<std::int64_t>(score));
+  }
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.17g", score);
+  return buf;
+}
+
+}  // namespace trafikey::sim

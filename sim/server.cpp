@@ -1,0 +1,178 @@
+#include "sim/server.h"
+
+#include "core/commands.h"
+#include "core/errors.h"
+#include "sim/plain.h"
+
+namespace trafikey::sim {
+
+void apply(Keyspace& data, const WriteOp& op) {
+  switch (op.kind) {
+    case WriteOp::Kind::hset: data.hset(op.key, op.field, op.value); break;
+    case WriteOp::Kind::hdel: data.hdel(op.key, op.field); break;
+    case WriteOp::Kind::zadd: data.zadd(op.key, op.score, op.field); break;
+    case WriteOp::Kind::zrem: data.zrem(op.key, op.field); break;
+    case WriteOp::Kind::incr: data.incr(op.key); break;
+    case WriteOp::Kind::set: data.set(op.key, op.field); break;
+    case WriteOp::Kind::del: data.del(op.key); break;
+  }
+}
+
+const Incarnation& SimServer::start(Outcome<std::string> run_id_read) {
+  Incarnation next;
+  next.number = incarnation_.number + 1;
+  if (run_id_read.ok()) next.run_id = run_id_read.value();
+  next.module_loaded = next.epoch.load(run_id_read).ok();
+  incarnation_ = std::move(next);
+  return incarnation_;
+}
+
+Reply unknown_command(Args argv) {
+  std::string text = "ERR unknown command '";
+  text += argv.empty() ? std::string_view{} : argv[0].substr(0, 128);
+  text += "', with args beginning with: ";
+  for (std::size_t i = 1; i < argv.size(); ++i) {
+    text += '\'';
+    text += argv[i].substr(0, 128);
+    text += "' ";
+  }
+  return Reply::error(text);
+}
+
+Reply SimServer::call(Args argv) {
+  if (argv.empty()) return unknown_command(argv);
+  if (incarnation_.module_loaded) {
+    if (const CommandSpec* spec = find_command(argv[0])) return execute(*this, *spec, argv);
+  }
+  if (auto reply = run_plain(*this, argv)) return std::move(*reply);
+  return unknown_command(argv);
+}
+
+void SimServer::write(const WriteOp& op) {
+  apply(*data_, op);
+  if (observer_) observer_->on_write(op);
+}
+
+// ---- Host reads
+
+namespace {
+Reply wrong_type() { return errors::error(errors::wrong_type); }
+}  // namespace
+
+Outcome<KeyType> SimServer::type(std::string_view key) { return data_->type(key); }
+
+Outcome<std::optional<std::string>> SimServer::get(std::string_view key) {
+  bool wrong = false;
+  const std::string* s = data_->string_at(key, wrong);
+  if (wrong) return wrong_type();
+  if (!s) return std::optional<std::string>{};
+  return std::optional<std::string>{*s};
+}
+
+Outcome<std::optional<std::string>> SimServer::hget(std::string_view key, std::string_view field) {
+  bool wrong = false;
+  const Keyspace::Hash* h = data_->hash_at(key, wrong);
+  if (wrong) return wrong_type();
+  const std::string* v = h ? Keyspace::hash_field(*h, field) : nullptr;
+  if (!v) return std::optional<std::string>{};
+  return std::optional<std::string>{*v};
+}
+
+Outcome<std::vector<FieldValue>> SimServer::hgetall(std::string_view key) {
+  bool wrong = false;
+  const Keyspace::Hash* h = data_->hash_at(key, wrong);
+  if (wrong) return wrong_type();
+  std::vector<FieldValue> out;
+  if (h) {
+    for (const auto& [f, v] : *h) out.push_back({f, v});
+  }
+  return out;
+}
+
+Outcome<std::optional<double>> SimServer::zscore(std::string_view key, std::string_view member) {
+  bool wrong = false;
+  const Keyspace::Zset* z = data_->zset_at(key, wrong);
+  if (wrong) return wrong_type();
+  if (!z) return std::optional<double>{};
+  auto it = z->scores.find(member);
+  if (it == z->scores.end()) return std::optional<double>{};
+  return std::optional<double>{it->second};
+}
+
+Outcome<std::int64_t> SimServer::zcard(std::string_view key) {
+  bool wrong = false;
+  const Keyspace::Zset* z = data_->zset_at(key, wrong);
+  if (wrong) return wrong_type();
+  return z ? static_cast<std::int64_t>(z->scores.size()) : 0;
+}
+
+Outcome<std::vector<ScoredMember>> SimServer::zrange_by_score(std::string_view key,
+                                                             double max_exclusive,
+                                                             std::size_t limit) {
+  bool wrong = false;
+  const Keyspace::Zset* z = data_->zset_at(key, wrong);
+  if (wrong) return wrong_type();
+  std::vector<ScoredMember> out;
+  if (!z) return out;
+  for (auto& [member, score] : Keyspace::zrange_by_score(*z, max_exclusive, limit)) {
+    out.push_back({std::move(member), score});
+  }
+  return out;
+}
+
+Outcome<std::vector<std::string>> SimServer::zrange_by_rank(std::string_view key,
+                                                           std::int64_t start,
+                                                           std::int64_t stop) {
+  bool wrong = false;
+  const Keyspace::Zset* z = data_->zset_at(key, wrong);
+  if (wrong) return wrong_type();
+  std::vector<std::string> out;
+  if (!z) return out;
+  for (auto& [member, score] : Keyspace::zrange_by_rank(*z, start, stop)) {
+    out.push_back(std::move(member));
+  }
+  return out;
+}
+
+Status SimServer::fence() {
+  if (role_ != Role::primary) return errors::error(errors::not_primary);
+  return ok_status();
+}
+
+Status SimServer::may_write(std::string_view key) {
+  if (write_denied_ && write_denied_(key)) return errors::no_write_access(key);
+  return ok_status();
+}
+
+// ---- Writer: applied in place; the observer sees each write when one is set.
+
+void SimServer::hset(std::string_view key, std::span<const FieldRef> fields) {
+  for (const auto& fv : fields) {
+    data_->hset(key, fv.field, fv.value);
+    if (observer_) {
+      observer_->on_write({WriteOp::Kind::hset, std::string(key), std::string(fv.field),
+                           std::string(fv.value), 0});
+    }
+  }
+}
+
+void SimServer::zadd(std::string_view key, std::int64_t score, std::string_view member) {
+  data_->zadd(key, static_cast<double>(score), member);
+  if (observer_) {
+    observer_->on_write({WriteOp::Kind::zadd, std::string(key), std::string(member), {},
+                         static_cast<double>(score)});
+  }
+}
+
+void SimServer::zrem(std::string_view key, std::string_view member) {
+  data_->zrem(key, member);
+  if (observer_) observer_->on_write({WriteOp::Kind::zrem, std::string(key), std::string(member), {}, 0});
+}
+
+std::int64_t SimServer::incr(std::string_view key) {
+  const std::int64_t value = data_->incr(key);
+  if (observer_) observer_->on_write({WriteOp::Kind::incr, std::string(key), {}, {}, 0});
+  return value;
+}
+
+}  // namespace trafikey::sim

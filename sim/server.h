@@ -1,0 +1,115 @@
+// SimServer: one simulated Valkey server process with the trafikey module, over a
+// Keyspace it does not own (the world keeps datasets across restarts).
+//
+// It is the core's Host for the simulation and for the unit tests: a settable server
+// clock, a role (primary, replica, loading) for the fence, a write-permission predicate
+// standing in for ACLs, and a process Incarnation that owns its epoch. A process whose
+// run_id read failed or was malformed has no module: EMQ verbs answer as unknown
+// commands, as a real server would after a refused load.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "core/args.h"
+#include "core/epoch.h"
+#include "core/host.h"
+#include "sim/keyspace.h"
+
+namespace trafikey::sim {
+
+struct Incarnation {
+  int number = 0;           // 1 for the first process of a run
+  std::string run_id;       // what INFO server would print (empty when the read failed)
+  Epoch epoch;              // the module's, loaded at start
+  bool module_loaded = false;
+};
+
+enum class Role : std::uint8_t { primary, replica, loading };
+
+// One write as it reached the keyspace: what persistence models and the ledger see.
+struct WriteOp {
+  enum class Kind : std::uint8_t { hset, hdel, zadd, zrem, incr, set, del };
+  Kind kind;
+  std::string key;
+  std::string field;  // hset/hdel field, zadd/zrem member, set value
+  std::string value;  // hset value
+  double score = 0;   // zadd
+};
+void apply(Keyspace& data, const WriteOp& op);
+
+class WriteObserver {
+ public:
+  virtual void on_write(const WriteOp& op) = 0;
+
+ protected:
+  ~WriteObserver() = default;
+};
+
+class SimServer final : public Host, private Writer {
+ public:
+  explicit SimServer(Keyspace& data) : data_(&data) {}
+
+  // Starts a new process on the current dataset. `run_id_read` is what the module's
+  // run_id read returns; the module loads only when it is a valid run_id.
+  const Incarnation& start(Outcome<std::string> run_id_read);
+  const Incarnation& incarnation() const { return incarnation_; }
+  void rebind(Keyspace& data) { data_ = &data; }
+
+  void set_now_ms(std::int64_t now_ms) { now_ms_ = now_ms; }
+  std::int64_t server_now_ms() const { return now_ms_; }
+  void set_role(Role role) { role_ = role; }
+  Role role() const { return role_; }
+  // Stand-in for the server's ACL: keys for which this returns true may not be written.
+  void set_write_denied(std::function<bool(std::string_view)> denied) {
+    write_denied_ = std::move(denied);
+  }
+  void set_observer(WriteObserver* observer) { observer_ = observer; }
+
+  // A client call: an EMQ verb (when the module is loaded) or one of the plain commands
+  // scenarios may use (sim/plain.h). Anything else is an unknown command.
+  Reply call(Args argv);
+
+  const Keyspace& data() const { return *data_; }
+  // Applies a write and tells the observer: the path of plain-command writes.
+  void write(const WriteOp& op);
+
+  // ---- Host
+  Outcome<KeyType> type(std::string_view key) override;
+  Outcome<std::optional<std::string>> get(std::string_view key) override;
+  Outcome<std::optional<std::string>> hget(std::string_view key, std::string_view field) override;
+  Outcome<std::vector<FieldValue>> hgetall(std::string_view key) override;
+  Outcome<std::optional<double>> zscore(std::string_view key, std::string_view member) override;
+  Outcome<std::int64_t> zcard(std::string_view key) override;
+  Outcome<std::vector<ScoredMember>> zrange_by_score(std::string_view key, double max_exclusive,
+                                                    std::size_t limit) override;
+  Outcome<std::vector<std::string>> zrange_by_rank(std::string_view key, std::int64_t start,
+                                                  std::int64_t stop) override;
+  Outcome<std::int64_t> now_ms() override { return now_ms_; }
+  const Epoch& epoch() const override { return incarnation_.epoch; }
+  Status fence() override;
+  Status may_write(std::string_view key) override;
+  Writer& begin_writes() override { return *this; }
+
+ private:
+  // ---- Writer
+  void hset(std::string_view key, std::span<const FieldRef> fields) override;
+  void zadd(std::string_view key, std::int64_t score, std::string_view member) override;
+  void zrem(std::string_view key, std::string_view member) override;
+  std::int64_t incr(std::string_view key) override;
+
+  Keyspace* data_;
+  Incarnation incarnation_;
+  std::int64_t now_ms_ = 0;
+  Role role_ = Role::primary;
+  std::function<bool(std::string_view)> write_denied_;
+  WriteObserver* observer_ = nullptr;
+};
+
+// The server's reply to a command it does not know, byte for byte:
+// ERR unknown command 'NAME', with args beginning with: 'a' 'b' 
+Reply unknown_command(Args argv);
+
+}  // namespace trafikey::sim
