@@ -35,7 +35,7 @@ case "${1:-}" in
   main)
     install_missing
     build default
-    exec build/bin/trafikey-sim demo
+    exec build/bin/trafikey-sim run --seed 1 --faults restart,failover,clock,death,pause,lost-reply,epoch --out out/run
     ;;
   test)
     install_missing

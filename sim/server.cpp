@@ -49,6 +49,7 @@ Reply SimServer::call(Args argv) {
 }
 
 void SimServer::write(const WriteOp& op) {
+  ++writes_;
   apply(*data_, op);
   if (observer_) observer_->on_write(op);
 }
@@ -147,6 +148,7 @@ Status SimServer::may_write(std::string_view key) {
 // ---- Writer: applied in place; the observer sees each write when one is set.
 
 void SimServer::hset(std::string_view key, std::span<const FieldRef> fields) {
+  ++writes_;
   for (const auto& fv : fields) {
     data_->hset(key, fv.field, fv.value);
     if (observer_) {
@@ -157,6 +159,7 @@ void SimServer::hset(std::string_view key, std::span<const FieldRef> fields) {
 }
 
 void SimServer::zadd(std::string_view key, std::int64_t score, std::string_view member) {
+  ++writes_;
   data_->zadd(key, static_cast<double>(score), member);
   if (observer_) {
     observer_->on_write({WriteOp::Kind::zadd, std::string(key), std::string(member), {},
@@ -165,11 +168,13 @@ void SimServer::zadd(std::string_view key, std::int64_t score, std::string_view 
 }
 
 void SimServer::zrem(std::string_view key, std::string_view member) {
+  ++writes_;
   data_->zrem(key, member);
   if (observer_) observer_->on_write({WriteOp::Kind::zrem, std::string(key), std::string(member), {}, 0});
 }
 
 std::int64_t SimServer::incr(std::string_view key) {
+  ++writes_;
   const std::int64_t value = data_->incr(key);
   if (observer_) observer_->on_write({WriteOp::Kind::incr, std::string(key), {}, {}, 0});
   return value;

@@ -73,6 +73,8 @@ class SimServer final : public Host, private Writer {
   Reply call(Args argv);
 
   const Keyspace& data() const { return *data_; }
+  // Writes applied so far by this server object (verbs and plain commands).
+  std::int64_t writes() const { return writes_; }
   // Applies a write and tells the observer: the path of plain-command writes.
   void write(const WriteOp& op);
 
@@ -106,6 +108,7 @@ class SimServer final : public Host, private Writer {
   Role role_ = Role::primary;
   std::function<bool(std::string_view)> write_denied_;
   WriteObserver* observer_ = nullptr;
+  std::int64_t writes_ = 0;
 };
 
 // The server's reply to a command it does not know, byte for byte:

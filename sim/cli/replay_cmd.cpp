@@ -1,0 +1,86 @@
+// trafikey-sim replay FILE: rerun a history and prove it is the same, byte for byte.
+#include <fstream>
+#include <iostream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "sim/cli/commands.h"
+#include "sim/plan.h"
+#include "sim/run.h"
+
+namespace trafikey::cli {
+
+namespace {
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    lines.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
+
+int replay_history(const std::string& file, const std::string& text) {
+  const auto lines = split_lines(text);
+  const auto header = nlohmann::json::parse(lines.empty() ? "" : lines[0], nullptr, false);
+  if (header.is_discarded() || !header.is_object() || header.value("trafikey", "") != "history") {
+    std::cerr << file << ":1: not a trafikey history (expected a header line "
+                         "{\"trafikey\":\"history\",...})\n";
+    return 2;
+  }
+  if (header.value("kind", "") != "plan" || !header.contains("plan")) {
+    std::cerr << file << ":1: history kind '" << header.value("kind", "")
+              << "' cannot be replayed by rerunning a plan\n";
+    return 2;
+  }
+  std::string error;
+  auto plan = sim::parse_plan(header["plan"].dump(), &error);
+  if (!plan) {
+    std::cerr << file << ":1: " << error << "\n";
+    return 2;
+  }
+  if (auto bad = sim::validate_plan(*plan); !bad.empty()) {
+    std::cerr << file << ":1: " << bad << "\n";
+    return 2;
+  }
+  const sim::RunSummary rerun = sim::run_plan(*plan);
+  const auto again = split_lines(rerun.history);
+  const std::size_t n = std::max(lines.size(), again.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string expected = i < lines.size() ? lines[i] : "<end of file>";
+    const std::string actual = i < again.size() ? again[i] : "<end of rerun>";
+    if (expected != actual) {
+      std::cout << file << ":" << i + 1 << ": first divergence\n"
+                << "  expected: " << expected << "\n"
+                << "  actual:   " << actual << "\n";
+      return 1;
+    }
+  }
+  std::cout << "replayed " << again.size() << " lines of " << file << ": every line matches\n"
+            << "fingerprint " << rerun.fingerprint << "\n";
+  return 0;
+}
+}  // namespace
+
+void add_replay(CLI::App& app) {
+  auto file = std::make_shared<std::string>();
+  CLI::App* cmd = app.add_subcommand(
+      "replay", "Rerun a history (history.jsonl) and check every line and the fingerprint match");
+  cmd->add_option("FILE", *file, "A history written by run or campaign")->required();
+  cmd->callback([file] {
+    std::ifstream in(*file, std::ios::binary);
+    if (!in) {
+      std::cerr << "trafikey-sim replay: cannot read " << *file << "\n";
+      exit_status() = 2;
+      return;
+    }
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    exit_status() = replay_history(*file, buffer.str());
+  });
+}
+
+}  // namespace trafikey::cli

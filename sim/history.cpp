@@ -1,0 +1,174 @@
+#include "sim/history.h"
+
+#include <openssl/evp.h>
+
+#include <cstdio>
+
+namespace trafikey::sim {
+
+struct History::Digest {
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  Digest() { EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr); }
+  ~Digest() { EVP_MD_CTX_free(ctx); }
+};
+
+History::History(bool keep_text) : keep_text_(keep_text), digest_(std::make_unique<Digest>()) {
+  line_.reserve(512);
+}
+History::~History() = default;
+
+void append_json_string(std::string& out, std::string_view bytes) {
+  static constexpr char hex[] = "0123456789abcdef";
+  out += '"';
+  for (unsigned char c : bytes) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c >= 0x20 && c < 0x7f) {
+      out += static_cast<char>(c);
+    } else {
+      out += "\\u00";
+      out += hex[c >> 4];
+      out += hex[c & 0xf];
+    }
+  }
+  out += '"';
+}
+
+void append_json_reply(std::string& out, const Reply& reply) {
+  switch (reply.kind()) {
+    case Reply::Kind::integer: out += std::to_string(reply.as_integer()); break;
+    case Reply::Kind::bulk: append_json_string(out, reply.text()); break;
+    case Reply::Kind::simple:
+      out += "{\"simple\":";
+      append_json_string(out, reply.text());
+      out += '}';
+      break;
+    case Reply::Kind::nil: out += "null"; break;
+    case Reply::Kind::error:
+      out += "{\"error\":";
+      append_json_string(out, reply.text());
+      out += '}';
+      break;
+    case Reply::Kind::array:
+      out += '[';
+      for (std::size_t i = 0; i < reply.items().size(); ++i) {
+        if (i) out += ',';
+        append_json_reply(out, reply.items()[i]);
+      }
+      out += ']';
+      break;
+  }
+}
+
+void History::header(std::string_view kind, std::string_view body_json) {
+  line_.clear();
+  line_ += "{\"trafikey\":\"history\",\"version\":1,\"kind\":";
+  append_json_string(line_, kind);
+  // body_json is an object: splice its fields in
+  if (body_json.size() > 2) {
+    line_ += ',';
+    line_.append(body_json.substr(1, body_json.size() - 2));
+  }
+  line_ += '}';
+  finish();
+}
+
+void History::begin(const Stamp& at, std::string_view actor) {
+  line_.clear();
+  line_ += "{\"t\":";
+  line_ += std::to_string(at.true_ms);
+  line_ += ",\"st\":";
+  line_ += std::to_string(at.server_ms);
+  line_ += ",\"inc\":";
+  line_ += std::to_string(at.incarnation);
+  line_ += ",\"actor\":";
+  append_json_string(line_, actor);
+}
+
+void History::finish() {
+  line_ += '\n';
+  EVP_DigestUpdate(digest_->ctx, line_.data(), line_.size());
+  if (keep_text_) text_ += line_;
+  ++lines_;
+}
+
+void History::call(const Stamp& at, std::string_view actor, Args argv, const Reply& reply,
+                   bool lost, std::int64_t writes) {
+  begin(at, actor);
+  line_ += ",\"call\":[";
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    if (i) line_ += ',';
+    append_json_string(line_, argv[i]);
+  }
+  line_ += "],\"reply\":";
+  append_json_reply(line_, reply);
+  if (lost) line_ += ",\"lost\":true";
+  line_ += ",\"w\":";
+  line_ += std::to_string(writes);
+  line_ += '}';
+  finish();
+}
+
+void History::fault(const Stamp& at, std::string_view name, std::string_view fields_json) {
+  begin(at, "fault");
+  line_ += ",\"fault\":";
+  append_json_string(line_, name);
+  if (!fields_json.empty()) {
+    line_ += ',';
+    line_ += fields_json;
+  }
+  line_ += '}';
+  finish();
+}
+
+void History::verdict(const Stamp& at, std::string_view actor, std::string_view job,
+                      std::string_view kind, int stamp_incarnation) {
+  begin(at, actor);
+  line_ += ",\"verdict\":";
+  append_json_string(line_, kind);
+  line_ += ",\"job\":";
+  append_json_string(line_, job);
+  line_ += ",\"stamp_inc\":";
+  line_ += std::to_string(stamp_incarnation);
+  line_ += '}';
+  finish();
+}
+
+void History::phase(const Stamp& at, std::string_view name) {
+  begin(at, "world");
+  line_ += ",\"phase\":";
+  append_json_string(line_, name);
+  line_ += '}';
+  finish();
+}
+
+void History::end(const Stamp& at, std::string_view outcome, std::string_view fields_json) {
+  begin(at, "world");
+  line_ += ",\"end\":";
+  append_json_string(line_, outcome);
+  if (!fields_json.empty()) {
+    line_ += ',';
+    line_ += fields_json;
+  }
+  line_ += '}';
+  finish();
+}
+
+std::string History::fingerprint() const {
+  EVP_MD_CTX* copy = EVP_MD_CTX_new();
+  EVP_MD_CTX_copy_ex(copy, digest_->ctx);
+  unsigned char md[EVP_MAX_MD_SIZE];
+  unsigned int len = 0;
+  EVP_DigestFinal_ex(copy, md, &len);
+  EVP_MD_CTX_free(copy);
+  std::string hex;
+  char buf[3];
+  for (unsigned int i = 0; i < len; ++i) {
+    std::snprintf(buf, sizeof buf, "%02x", md[i]);
+    hex += buf;
+  }
+  return hex;
+}
+
+}  // namespace trafikey::sim

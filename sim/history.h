@@ -1,0 +1,73 @@
+// History: the JSON Lines record of a run, and its fingerprint.
+//
+// One line per event, fields always in the same order: true time `t`, server time `st`,
+// incarnation `inc`, `actor`, then what happened (`call` + `reply` [+ `lost`] + `w`, the
+// number of writes the call made; or `fault`, `verdict`, `phase`, `end` with their
+// fields). The first line is a header naming what ran (a plan or a scenario). Strings
+// are byte strings: each byte 0x80-0xff is written as \u0080-\u00ff, so every history is
+// valid JSON and decodes back to the same bytes.
+//
+// Replies: integer -> number, bulk -> "string", simple -> {"simple":"OK"}, nil -> null,
+// error -> {"error":"text"}, array -> [...].
+//
+// The fingerprint is the SHA-256 (OpenSSL) of every byte written, newlines included.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "core/args.h"
+#include "core/reply.h"
+
+namespace trafikey::sim {
+
+struct Stamp {
+  std::int64_t true_ms = 0;
+  std::int64_t server_ms = 0;
+  int incarnation = 0;
+};
+
+class History {
+ public:
+  // keep_text: hold every line in memory (for files and reports); otherwise only hash.
+  explicit History(bool keep_text);
+  ~History();
+  History(const History&) = delete;
+  History& operator=(const History&) = delete;
+
+  // The first line: {"trafikey":"history","version":1,"kind":KIND,BODY} where `body_json`
+  // is a JSON object whose fields are appended after "kind".
+  void header(std::string_view kind, std::string_view body_json);
+  void call(const Stamp& at, std::string_view actor, Args argv, const Reply& reply, bool lost,
+            std::int64_t writes);
+  // A fault or world event: `fields_json` is a JSON fragment `"a":1,"b":"x"` appended after
+  // "fault":NAME (may be empty).
+  void fault(const Stamp& at, std::string_view name, std::string_view fields_json);
+  void verdict(const Stamp& at, std::string_view actor, std::string_view job,
+               std::string_view kind, int stamp_incarnation);
+  void phase(const Stamp& at, std::string_view name);
+  void end(const Stamp& at, std::string_view outcome, std::string_view fields_json);
+
+  std::string fingerprint() const;  // 64 lowercase hex
+  const std::string& text() const { return text_; }
+  std::int64_t lines() const { return lines_; }
+
+ private:
+  void begin(const Stamp& at, std::string_view actor);
+  void finish();
+
+  bool keep_text_;
+  std::string line_;
+  std::string text_;
+  std::int64_t lines_ = 0;
+  struct Digest;
+  std::unique_ptr<Digest> digest_;
+};
+
+// JSON string literal of a byte string, per the rule above.
+void append_json_string(std::string& out, std::string_view bytes);
+void append_json_reply(std::string& out, const Reply& reply);
+
+}  // namespace trafikey::sim

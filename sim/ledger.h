@@ -1,0 +1,95 @@
+// Ledger: the world's ground truth, kept outside the server.
+//
+// The ledger is a reference model of the queue, fed with every call and the reply the
+// server gave, stamped with the incarnation that served it. Per job it knows the state
+// the replies imply, the current token and who was granted it, which incarnation last
+// granted or extended the lease (and when), and the budgets as the spec would charge
+// them. It does not read the server: the invariant checker compares the two.
+//
+// Counters follow the spec, not the server: a sweep charges `stalled` only when the
+// ledger's stamp names the sweeping incarnation (EMQ §5), whatever the server did; the
+// checker's comparison is what catches a server that charged otherwise. Jobs the model
+// never saw added (rows a scenario built by hand) are adopted when a verb's reply first
+// names them.
+//
+// Persistence: each model event carries the index of the call that caused it. When a
+// restart or failover keeps only the calls up to some index (persistence keeps a prefix
+// of the write stream, at call boundaries), truncate() drops later events and rebuilds.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/args.h"
+#include "core/reply.h"
+#include "sim/history.h"
+
+namespace trafikey::sim {
+
+enum class JobState : std::uint8_t { pending, active, done, dead };
+std::string_view job_state_name(JobState state);
+std::optional<JobState> parse_job_state(std::string_view name);
+
+struct LeaseStamp {          // the last CLAIM, EXTEND or EXTENDS that stamped the row
+  int incarnation = 0;
+  std::int64_t true_ms = 0;
+  std::int64_t server_ms = 0;
+  std::int64_t call = 0;     // call index
+  bool by_claim = false;
+};
+
+struct Transition {
+  JobState from, to;
+  std::int64_t call;
+};
+
+struct JobTruth {
+  std::string queue;
+  std::string id;
+  JobState state = JobState::pending;
+  std::int64_t token = 0;        // attempts: the live fencing token
+  std::string holder;            // actor granted `token`
+  std::optional<LeaseStamp> stamp;
+  std::int64_t deadline_server_ms = 0;
+  std::int64_t stalled = 0;
+  std::int64_t failures = 0;
+  std::int64_t max_failures = 3;
+  std::vector<Transition> transitions;
+};
+
+// One call as the world ran it.
+struct CallRecord {
+  std::int64_t index = 0;  // 1-based, across the whole run
+  Stamp at;
+  std::string actor;
+  std::vector<std::string> argv;
+  Reply reply = Reply::nil();
+  bool lost = false;
+  std::int64_t writes = 0;
+};
+
+class Ledger {
+ public:
+  void apply(const CallRecord& call);
+  // Keeps only effects of calls with index <= last_call (persistence loss).
+  void truncate(std::int64_t last_call);
+
+  using Key = std::pair<std::string, std::string>;  // queue, id
+  const std::map<Key, JobTruth>& jobs() const { return jobs_; }
+  const JobTruth* job(std::string_view queue, std::string_view id) const;
+  std::int64_t events() const { return static_cast<std::int64_t>(log_.size()); }
+
+ private:
+  void model(const CallRecord& call);
+  JobTruth& adopt(std::string_view queue, std::string_view id, JobState state);
+  void move(JobTruth& job, JobState to, std::int64_t call);
+
+  std::map<Key, JobTruth> jobs_;
+  std::vector<CallRecord> log_;  // calls with effects, in order
+};
+
+}  // namespace trafikey::sim

@@ -1,0 +1,269 @@
+#include "sim/plan.h"
+
+#include <algorithm>
+#include <array>
+#include <nlohmann/json.hpp>
+
+#include "sim/prng.h"
+
+namespace trafikey::sim {
+
+namespace {
+constexpr std::array persistence_names{"always", "everysec", "snapshot", "none"};
+constexpr std::array fault_names{"restart",      "failover",     "clock_step",
+                                 "clock_rate",   "worker_clock", "worker_death",
+                                 "worker_pause", "lost_reply",   "epoch_fail",
+                                 "epoch_malformed"};
+}  // namespace
+
+std::string_view persistence_name(Persistence mode) {
+  return persistence_names[static_cast<std::size_t>(mode)];
+}
+
+std::optional<Persistence> parse_persistence(std::string_view name) {
+  for (std::size_t i = 0; i < persistence_names.size(); ++i) {
+    if (name == persistence_names[i]) return static_cast<Persistence>(i);
+  }
+  return std::nullopt;
+}
+
+std::string_view fault_name(FaultKind kind) { return fault_names[static_cast<std::size_t>(kind)]; }
+
+std::optional<FaultKind> parse_fault_kind(std::string_view name) {
+  for (std::size_t i = 0; i < fault_names.size(); ++i) {
+    if (name == fault_names[i]) return static_cast<FaultKind>(i);
+  }
+  return std::nullopt;
+}
+
+std::int64_t RunPlan::liveness_bound_ms() const {
+  std::int64_t backward_ms = 0;
+  for (const auto& f : faults) {
+    if (f.kind == FaultKind::clock_step && f.amount < 0) backward_ms -= f.amount;
+  }
+  std::int64_t slowest_per_mille = 1000;
+  for (const auto& w : workers) slowest_per_mille = std::min(slowest_per_mille, w.rate_per_mille);
+  const auto lanes = static_cast<std::int64_t>(std::max<std::size_t>(1, workers.size())) * claim_count;
+  const std::int64_t rounds = (jobs + lanes - 1) / lanes + 1;
+  const std::int64_t attempts = max_failures + max_stalled + 1;
+  const std::int64_t attempt_ms =
+      (work_max_ms + lease_ms) * 1000 / std::max<std::int64_t>(1, slowest_per_mille) +
+      sweep_interval_ms + poll_ms;
+  // Twice the worst case of rounds x attempts, plus leases already running and every
+  // backward clock step (INVARIANTS "known limits").
+  return 2 * rounds * attempts * attempt_ms + lease_ms + backward_ms;
+}
+
+std::optional<std::vector<FaultKind>> parse_fault_list(std::string_view csv) {
+  std::vector<FaultKind> kinds;
+  while (!csv.empty()) {
+    const auto comma = csv.find(',');
+    const std::string_view name = csv.substr(0, comma);
+    csv = comma == std::string_view::npos ? std::string_view{} : csv.substr(comma + 1);
+    if (name.empty()) continue;
+    if (name == "restart") {
+      kinds.push_back(FaultKind::restart);
+    } else if (name == "failover") {
+      kinds.push_back(FaultKind::failover);
+    } else if (name == "clock") {
+      kinds.insert(kinds.end(), {FaultKind::clock_step, FaultKind::clock_rate, FaultKind::worker_clock});
+    } else if (name == "death") {
+      kinds.push_back(FaultKind::worker_death);
+    } else if (name == "pause") {
+      kinds.push_back(FaultKind::worker_pause);
+    } else if (name == "lost-reply") {
+      kinds.push_back(FaultKind::lost_reply);
+    } else if (name == "epoch") {
+      kinds.insert(kinds.end(), {FaultKind::epoch_fail, FaultKind::epoch_malformed});
+    } else {
+      return std::nullopt;
+    }
+  }
+  return kinds;
+}
+
+RunPlan draw_plan(const PlanChoices& choices) {
+  std::uint64_t state = choices.seed;
+  Prng p(splitmix64(state) ^ 0x706c616eULL);  // "plan": a stream apart from the run's own
+  RunPlan plan;
+  plan.seed = choices.seed;
+  plan.jobs = choices.jobs.value_or(static_cast<int>(p.between(4, 24)));
+  const int workers = choices.workers.value_or(static_cast<int>(p.between(1, 4)));
+  plan.safety_ms = choices.safety_ms.value_or(15000);
+  plan.persistence = choices.persistence.value_or(Persistence::always);
+  plan.add_spread_ms = std::max<std::int64_t>(1, std::min<std::int64_t>(2000, plan.safety_ms / 4));
+  plan.claim_count = static_cast<int>(p.between(1, 3));
+  plan.lease_ms = p.between(500, 2000);
+  plan.extend_at_per_mille = p.between(300, 700);
+  plan.use_extends = p.chance(500);
+  plan.work_min_ms = p.between(20, 200);
+  plan.work_max_ms = p.between(plan.work_min_ms, plan.lease_ms * 3);
+  plan.fail_per_mille = p.between(0, 300);
+  plan.max_failures = static_cast<int>(p.between(1, 4));
+  plan.max_stalled = static_cast<int>(p.between(1, 3));
+  plan.sweep_interval_ms = p.between(200, 1000);
+  plan.snapshot_interval_ms = p.between(1000, 5000);
+
+  const auto enabled = [&](FaultKind k) {
+    return std::find(choices.fault_kinds.begin(), choices.fault_kinds.end(), k) !=
+           choices.fault_kinds.end();
+  };
+  plan.workers.assign(static_cast<std::size_t>(workers), WorkerClock{});
+  if (enabled(FaultKind::worker_clock)) {
+    for (auto& w : plan.workers) w = {p.between(-10000, 10000), p.between(900, 1100)};
+  }
+  const auto at = [&] { return p.between(0, std::max<std::int64_t>(0, plan.safety_ms - 1)); };
+  const auto some_worker = [&] { return static_cast<int>(p.between(0, workers - 1)); };
+  for (FaultKind kind : choices.fault_kinds) {
+    const auto count = p.between(1, 3);
+    for (std::int64_t i = 0; i < count; ++i) {
+      Fault f{at(), kind, 0, -1};
+      switch (kind) {
+        case FaultKind::clock_step: f.amount = p.between(100, 3000) * (p.chance(500) ? 1 : -1); break;
+        case FaultKind::clock_rate: f.amount = p.between(500, 1500); break;
+        case FaultKind::worker_clock:
+          f.target = some_worker();
+          f.amount = p.between(100, 3000) * (p.chance(500) ? 1 : -1);
+          break;
+        case FaultKind::worker_death: f.target = some_worker(); break;
+        case FaultKind::worker_pause:
+          f.target = some_worker();
+          f.amount = p.between(500, 5000);
+          break;
+        case FaultKind::lost_reply: f.target = static_cast<int>(p.between(0, workers)); break;
+        default: break;
+      }
+      plan.faults.push_back(f);
+      if (kind == FaultKind::epoch_fail || kind == FaultKind::epoch_malformed) {
+        // an epoch fault acts on the next start: make sure one follows (stable sort keeps
+        // it after the fault when both fall on the same ms)
+        plan.faults.push_back({p.between(f.at_ms, plan.safety_ms - 1), FaultKind::restart, 0, -1});
+      }
+    }
+  }
+  std::stable_sort(plan.faults.begin(), plan.faults.end(),
+                   [](const Fault& a, const Fault& b) { return a.at_ms < b.at_ms; });
+  return plan;
+}
+
+// ---- JSON
+
+std::string plan_json(const RunPlan& plan) {
+  nlohmann::ordered_json j;
+  j["seed"] = plan.seed;
+  j["queue"] = plan.queue;
+  j["jobs"] = plan.jobs;
+  j["add_spread_ms"] = plan.add_spread_ms;
+  auto& workers = j["workers"] = nlohmann::ordered_json::array();
+  for (const auto& w : plan.workers) {
+    workers.push_back({{"offset_ms", w.offset_ms}, {"rate_per_mille", w.rate_per_mille}});
+  }
+  j["claim_count"] = plan.claim_count;
+  j["lease_ms"] = plan.lease_ms;
+  j["extend_at_per_mille"] = plan.extend_at_per_mille;
+  j["use_extends"] = plan.use_extends;
+  j["work_min_ms"] = plan.work_min_ms;
+  j["work_max_ms"] = plan.work_max_ms;
+  j["fail_per_mille"] = plan.fail_per_mille;
+  j["retry_per_mille"] = plan.retry_per_mille;
+  j["poll_ms"] = plan.poll_ms;
+  j["max_failures"] = plan.max_failures;
+  j["max_stalled"] = plan.max_stalled;
+  j["sweep_interval_ms"] = plan.sweep_interval_ms;
+  j["persistence"] = persistence_name(plan.persistence);
+  j["snapshot_interval_ms"] = plan.snapshot_interval_ms;
+  j["replication_lag_ms"] = plan.replication_lag_ms;
+  j["safety_ms"] = plan.safety_ms;
+  auto& faults = j["faults"] = nlohmann::ordered_json::array();
+  for (const auto& f : plan.faults) {
+    faults.push_back({{"at_ms", f.at_ms}, {"kind", fault_name(f.kind)}, {"amount", f.amount},
+                      {"target", f.target}});
+  }
+  return j.dump();
+}
+
+namespace {
+template <class T>
+bool take(const nlohmann::json& j, const char* field, T& out, std::string* error) {
+  auto it = j.find(field);
+  if (it == j.end()) {
+    if (error) *error = std::string("plan: missing field '") + field + "'";
+    return false;
+  }
+  try {
+    out = it->get<T>();
+  } catch (const nlohmann::json::exception&) {
+    if (error) *error = std::string("plan: field '") + field + "' has the wrong type";
+    return false;
+  }
+  return true;
+}
+}  // namespace
+
+std::optional<RunPlan> parse_plan(std::string_view json, std::string* error) {
+  const auto j = nlohmann::json::parse(json, nullptr, false);
+  if (j.is_discarded() || !j.is_object()) {
+    if (error) *error = "plan: not a JSON object";
+    return std::nullopt;
+  }
+  RunPlan plan;
+  std::string persistence;
+  nlohmann::json workers, faults;
+  const bool ok =
+      take(j, "seed", plan.seed, error) && take(j, "queue", plan.queue, error) &&
+      take(j, "jobs", plan.jobs, error) && take(j, "add_spread_ms", plan.add_spread_ms, error) &&
+      take(j, "workers", workers, error) && take(j, "claim_count", plan.claim_count, error) &&
+      take(j, "lease_ms", plan.lease_ms, error) &&
+      take(j, "extend_at_per_mille", plan.extend_at_per_mille, error) &&
+      take(j, "use_extends", plan.use_extends, error) &&
+      take(j, "work_min_ms", plan.work_min_ms, error) &&
+      take(j, "work_max_ms", plan.work_max_ms, error) &&
+      take(j, "fail_per_mille", plan.fail_per_mille, error) &&
+      take(j, "retry_per_mille", plan.retry_per_mille, error) &&
+      take(j, "poll_ms", plan.poll_ms, error) &&
+      take(j, "max_failures", plan.max_failures, error) &&
+      take(j, "max_stalled", plan.max_stalled, error) &&
+      take(j, "sweep_interval_ms", plan.sweep_interval_ms, error) &&
+      take(j, "persistence", persistence, error) &&
+      take(j, "snapshot_interval_ms", plan.snapshot_interval_ms, error) &&
+      take(j, "replication_lag_ms", plan.replication_lag_ms, error) &&
+      take(j, "safety_ms", plan.safety_ms, error) && take(j, "faults", faults, error);
+  if (!ok) return std::nullopt;
+  auto mode = parse_persistence(persistence);
+  if (!mode) {
+    if (error) *error = "plan: unknown persistence '" + persistence + "'";
+    return std::nullopt;
+  }
+  plan.persistence = *mode;
+  if (!workers.is_array() || !faults.is_array()) {
+    if (error) *error = "plan: 'workers' and 'faults' must be arrays";
+    return std::nullopt;
+  }
+  plan.workers.clear();
+  for (const auto& w : workers) {
+    WorkerClock clock;
+    if (!take(w, "offset_ms", clock.offset_ms, error) ||
+        !take(w, "rate_per_mille", clock.rate_per_mille, error)) {
+      return std::nullopt;
+    }
+    plan.workers.push_back(clock);
+  }
+  for (const auto& f : faults) {
+    Fault fault;
+    std::string kind;
+    if (!take(f, "at_ms", fault.at_ms, error) || !take(f, "kind", kind, error) ||
+        !take(f, "amount", fault.amount, error) || !take(f, "target", fault.target, error)) {
+      return std::nullopt;
+    }
+    auto k = parse_fault_kind(kind);
+    if (!k) {
+      if (error) *error = "plan: unknown fault kind '" + kind + "'";
+      return std::nullopt;
+    }
+    fault.kind = *k;
+    plan.faults.push_back(fault);
+  }
+  return plan;
+}
+
+}  // namespace trafikey::sim

@@ -1,0 +1,100 @@
+// RunPlan: everything a generated run is made of, explicit and serialisable.
+//
+// A plan fixes the workload, the actors' parameters and the fault schedule; the run's Prng
+// (seeded by `seed`) draws only the small choices inside it (work durations, outcomes,
+// run_ids, tie-breaks). Properties generate plans with RapidCheck and shrink them (fewer
+// jobs, workers, faults, shorter times); `trafikey-sim run` draws one from a seed. The
+// plan is the first line of every history, so a history alone is enough to replay it.
+// Rates are integers in per-mille (1000 = 1.0) so plans print exactly.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace trafikey::sim {
+
+enum class Persistence : std::uint8_t { always, everysec, snapshot, none };
+std::string_view persistence_name(Persistence mode);
+std::optional<Persistence> parse_persistence(std::string_view name);
+
+enum class FaultKind : std::uint8_t {
+  restart,         // the server process ends; a new one starts on what persistence kept
+  failover,        // a replica (own run_id, lagging data) becomes the server
+  clock_step,      // server clock jumps by `amount` ms (signed)
+  clock_rate,      // server clock runs at `amount` per-mille of true time from now on
+  worker_clock,    // worker `target`'s clock jumps by `amount` ms
+  worker_death,    // worker `target` stops forever, leases held
+  worker_pause,    // worker `target` stops for `amount` ms, then resumes with stale tokens
+  lost_reply,      // the next reply to actor `target` is lost (the call ran)
+  epoch_fail,      // the next start's run_id read fails: the module refuses to load
+  epoch_malformed, // the next start's run_id is malformed: the module refuses to load
+};
+std::string_view fault_name(FaultKind kind);
+std::optional<FaultKind> parse_fault_kind(std::string_view name);
+
+struct Fault {
+  std::int64_t at_ms = 0;   // true time
+  FaultKind kind = FaultKind::restart;
+  std::int64_t amount = 0;  // see FaultKind
+  int target = -1;          // worker index (lost_reply: actor index, workers then sweeper)
+  bool operator==(const Fault&) const = default;
+};
+
+struct WorkerClock {
+  std::int64_t offset_ms = 0;
+  std::int64_t rate_per_mille = 1000;
+  bool operator==(const WorkerClock&) const = default;
+};
+
+struct RunPlan {
+  std::uint64_t seed = 1;
+  std::string queue = "q";
+  int jobs = 12;
+  std::int64_t add_spread_ms = 2000;     // producer adds jobs over [0, this)
+  std::vector<WorkerClock> workers{3};   // one entry per worker
+  int claim_count = 2;
+  std::int64_t lease_ms = 1000;
+  std::int64_t extend_at_per_mille = 500;  // extend once this share of the lease has passed
+  bool use_extends = true;                 // EXTENDS for all held leases, else EXTEND each
+  std::int64_t work_min_ms = 100;
+  std::int64_t work_max_ms = 2500;
+  std::int64_t fail_per_mille = 150;       // a finished job reports FAIL instead of COMPLETE
+  std::int64_t retry_per_mille = 500;      // after a lost reply the caller retries once
+  std::int64_t poll_ms = 150;              // an idle worker claims again after this
+  int max_failures = 3;
+  int max_stalled = 2;
+  std::int64_t sweep_interval_ms = 400;
+  Persistence persistence = Persistence::always;
+  std::int64_t snapshot_interval_ms = 3000;
+  std::int64_t replication_lag_ms = 250;
+  std::int64_t safety_ms = 15000;          // faults only inside [0, safety_ms)
+  std::vector<Fault> faults;               // sorted by at_ms
+
+  bool operator==(const RunPlan&) const = default;
+  // The simulated time the liveness phase may take to drain every job: a stated bound
+  // (INVARIANTS liveness.drain) that grows with backward clock steps.
+  std::int64_t liveness_bound_ms() const;
+};
+
+// What `trafikey-sim run` lets a user choose; the rest is drawn from the seed.
+struct PlanChoices {
+  std::uint64_t seed = 1;
+  std::optional<int> jobs, workers;
+  std::optional<std::int64_t> safety_ms;
+  std::optional<Persistence> persistence;
+  std::vector<FaultKind> fault_kinds;  // empty: no faults
+};
+// CLI names: restart, failover, clock (steps, rates, worker skew), death, pause,
+// lost-reply, epoch (fail and malformed).
+std::optional<std::vector<FaultKind>> parse_fault_list(std::string_view csv);
+RunPlan draw_plan(const PlanChoices& choices);
+
+// One line of JSON, fields in a fixed order; parse_plan accepts exactly what plan_json
+// writes (and refuses anything else with a message naming the field).
+std::string plan_json(const RunPlan& plan);
+std::optional<RunPlan> parse_plan(std::string_view json, std::string* error);
+
+}  // namespace trafikey::sim

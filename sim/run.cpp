@@ -1,0 +1,464 @@
+#include "sim/run.h"
+
+#include <algorithm>
+#include <queue>
+#include <vector>
+
+#include "core/keys.h"
+
+namespace trafikey::sim {
+
+namespace {
+
+constexpr std::int64_t retry_after_ms = 100;
+
+enum class EventKind : std::uint8_t {
+  add, claim, extend_all, extend_one, finish, resend, sweep, fault, resume, liveness
+};
+
+struct Event {
+  std::int64_t at = 0;
+  std::uint64_t tie = 0;
+  std::uint64_t seq = 0;
+  EventKind kind = EventKind::add;
+  int actor = 0;               // worker index, job number (add), fault index
+  std::uint64_t gen = 0;       // lease generation (extend_one, finish) or batch generation
+  std::vector<std::string> argv;  // resend
+};
+
+struct Later {
+  bool operator()(const Event& a, const Event& b) const {
+    if (a.at != b.at) return a.at > b.at;
+    if (a.tie != b.tie) return a.tie > b.tie;
+    return a.seq > b.seq;
+  }
+};
+
+struct Held {
+  std::string id;
+  std::int64_t token = 0;
+  std::uint64_t gen = 0;
+};
+
+struct Worker {
+  std::string name;
+  LinearClock clock;
+  bool dead = false;
+  std::int64_t paused_until = -1;
+  std::vector<Held> held;
+  bool claim_pending = false;
+  std::uint64_t batch_gen = 0;  // the live extend_all timer
+  bool batch_armed = false;
+};
+
+class Runner {
+ public:
+  Runner(const RunPlan& plan, const RunOptions& options)
+      : plan_(plan),
+        options_(options),
+        world_(WorldOptions{plan.seed, plan.persistence, plan.snapshot_interval_ms,
+                            plan.replication_lag_ms, options.keep_history_text}) {}
+
+  RunSummary run();
+
+ private:
+  void schedule(Event e) {
+    e.tie = world_.prng().next();
+    e.seq = ++seq_;
+    queue_.push(std::move(e));
+  }
+  void schedule(std::int64_t at, EventKind kind, int actor = 0, std::uint64_t gen = 0) {
+    Event e;
+    e.at = std::max(at, world_.true_ms());
+    e.kind = kind;
+    e.actor = actor;
+    e.gen = gen;
+    schedule(std::move(e));
+  }
+  // The true time at which worker w's clock will have advanced by `worker_ms`.
+  std::int64_t after_worker_ms(const Worker& w, std::int64_t worker_ms) const {
+    const std::int64_t now = world_.true_ms();
+    return w.clock.true_time_of(w.clock.value(now) + worker_ms, now + 1);
+  }
+  std::int64_t extend_interval_ms() const {
+    return std::max<std::int64_t>(1, plan_.lease_ms * plan_.extend_at_per_mille / 1000);
+  }
+  bool liveness() const { return liveness_; }
+
+  const CallRecord& call(const std::string& actor, const std::vector<std::string>& argv) {
+    std::vector<std::string_view> views(argv.begin(), argv.end());
+    return world_.call(actor, Args(views));
+  }
+  // A lost reply: retry once after a while, or give up, as drawn.
+  void maybe_resend(int actor, const std::vector<std::string>& argv) {
+    if (!world_.prng().chance(plan_.retry_per_mille)) return;
+    Event e;
+    e.at = world_.true_ms() + retry_after_ms;
+    e.kind = EventKind::resend;
+    e.actor = actor;
+    e.argv = argv;
+    schedule(std::move(e));
+  }
+  std::string actor_name(int actor) const {
+    if (actor < static_cast<int>(workers_.size())) return workers_[static_cast<std::size_t>(actor)].name;
+    return "s";
+  }
+  // A worker that cannot act now (dead: never; paused: at resume) — true when handled.
+  bool defer(Worker& w, const Event& e) {
+    if (w.dead) return true;
+    if (w.paused_until > world_.true_ms()) {
+      // On resume the worker handles its timers in the order they fell due.
+      Event later = e;
+      later.at = w.paused_until;
+      later.tie = static_cast<std::uint64_t>(e.at);
+      later.seq = ++seq_;
+      queue_.push(std::move(later));
+      return true;
+    }
+    return false;
+  }
+  Held* held(Worker& w, std::uint64_t gen) {
+    for (auto& h : w.held) {
+      if (h.gen == gen) return &h;
+    }
+    return nullptr;
+  }
+  void drop(Worker& w, std::string_view id) {
+    std::erase_if(w.held, [&](const Held& h) { return h.id == id; });
+  }
+  void want_claim(int wi, std::int64_t at) {
+    Worker& w = workers_[static_cast<std::size_t>(wi)];
+    if (w.claim_pending) return;
+    w.claim_pending = true;
+    schedule(at, EventKind::claim, wi);
+  }
+
+  void on_add(const Event& e);
+  void on_claim(const Event& e);
+  void on_extend_all(const Event& e);
+  void on_extend_one(const Event& e);
+  void on_finish(const Event& e);
+  void on_resend(const Event& e);
+  void on_sweep();
+  void on_fault(const Fault& f);
+  void on_liveness();
+  bool drained() const;
+
+  const RunPlan& plan_;
+  const RunOptions& options_;
+  World world_;
+  std::priority_queue<Event, std::vector<Event>, Later> queue_;
+  std::uint64_t seq_ = 0, gens_ = 0;
+  std::vector<Worker> workers_;
+  bool liveness_ = false;
+  std::map<std::string, std::int64_t> faults_applied_;
+};
+
+void Runner::on_add(const Event& e) {
+  const std::string id = "j" + std::to_string(e.actor);
+  std::vector<std::string> argv{"EMQ.ADD", plan_.queue, id, "payload-" + std::to_string(e.actor),
+                                "MAXFAILURES", std::to_string(plan_.max_failures)};
+  const CallRecord& rec = call("p", argv);
+  if (rec.lost) {
+    maybe_resend(-1, argv);
+  } else if (rec.reply.is_error()) {
+    schedule(world_.true_ms() + plan_.poll_ms, EventKind::add, e.actor);
+  }
+}
+
+void Runner::on_claim(const Event& e) {
+  const int wi = e.actor;
+  Worker& w = workers_[static_cast<std::size_t>(wi)];
+  if (defer(w, e)) return;
+  w.claim_pending = false;
+  const auto capacity = static_cast<std::int64_t>(plan_.claim_count) - static_cast<std::int64_t>(w.held.size());
+  if (capacity <= 0) return;  // a finish will ask again
+  std::vector<std::string> argv{"EMQ.CLAIM", plan_.queue, std::to_string(plan_.lease_ms), "COUNT",
+                                std::to_string(capacity)};
+  const CallRecord& rec = call(w.name, argv);
+  if (rec.lost || rec.reply.is_error() || rec.reply.kind() != Reply::Kind::array) {
+    // the claimed leases of a lost reply are orphaned: no worker holds them
+    want_claim(wi, world_.true_ms() + (rec.lost ? retry_after_ms : plan_.poll_ms));
+    return;
+  }
+  const auto got = static_cast<std::int64_t>(rec.reply.items().size());
+  for (const Reply& claimed : rec.reply.items()) {
+    Held h{claimed.items()[0].text(), claimed.items()[1].as_integer(), ++gens_};
+    w.held.push_back(h);
+    const std::int64_t work_ms = world_.prng().between(plan_.work_min_ms, plan_.work_max_ms);
+    schedule(after_worker_ms(w, work_ms), EventKind::finish, wi, h.gen);
+    if (!plan_.use_extends) schedule(after_worker_ms(w, extend_interval_ms()), EventKind::extend_one, wi, h.gen);
+  }
+  if (plan_.use_extends && got > 0 && !w.batch_armed) {
+    w.batch_armed = true;
+    schedule(after_worker_ms(w, extend_interval_ms()), EventKind::extend_all, wi, ++w.batch_gen);
+  }
+  if (got < capacity) want_claim(wi, world_.true_ms() + plan_.poll_ms);
+}
+
+void Runner::on_extend_all(const Event& e) {
+  Worker& w = workers_[static_cast<std::size_t>(e.actor)];
+  if (e.gen != w.batch_gen) return;
+  if (defer(w, e)) return;
+  if (w.held.empty()) {
+    w.batch_armed = false;
+    return;
+  }
+  std::vector<std::string> argv{"EMQ.EXTENDS", plan_.queue, std::to_string(plan_.lease_ms)};
+  const std::vector<Held> sent = w.held;
+  for (const auto& h : sent) {
+    argv.push_back(h.id);
+    argv.push_back(std::to_string(h.token));
+  }
+  const CallRecord& rec = call(w.name, argv);
+  if (rec.lost) {
+    maybe_resend(e.actor, argv);
+  } else if (rec.reply.kind() == Reply::Kind::array) {
+    bool lost_any = false;
+    for (std::size_t i = 0; i < sent.size() && i < rec.reply.items().size(); ++i) {
+      if (rec.reply.items()[i].as_integer() != 0) continue;
+      drop(w, sent[i].id);
+      lost_any = true;
+    }
+    if (lost_any) want_claim(e.actor, world_.true_ms());
+  }
+  schedule(after_worker_ms(w, extend_interval_ms()), EventKind::extend_all, e.actor, w.batch_gen);
+}
+
+void Runner::on_extend_one(const Event& e) {
+  Worker& w = workers_[static_cast<std::size_t>(e.actor)];
+  Held* h = held(w, e.gen);
+  if (!h) return;
+  if (defer(w, e)) return;
+  std::vector<std::string> argv{"EMQ.EXTEND", plan_.queue, h->id, std::to_string(h->token),
+                                std::to_string(plan_.lease_ms)};
+  const std::string id = h->id;
+  const CallRecord& rec = call(w.name, argv);
+  if (rec.lost) {
+    maybe_resend(e.actor, argv);
+  } else if (rec.reply.kind() == Reply::Kind::integer && rec.reply.as_integer() == 0) {
+    drop(w, id);
+    want_claim(e.actor, world_.true_ms());
+    return;
+  }
+  schedule(after_worker_ms(w, extend_interval_ms()), EventKind::extend_one, e.actor, e.gen);
+}
+
+void Runner::on_finish(const Event& e) {
+  Worker& w = workers_[static_cast<std::size_t>(e.actor)];
+  Held* h = held(w, e.gen);
+  if (!h) return;
+  if (defer(w, e)) return;
+  std::vector<std::string> argv;
+  if (world_.prng().chance(plan_.fail_per_mille)) {
+    argv = {"EMQ.FAIL", plan_.queue, h->id, std::to_string(h->token), "worker reported failure"};
+  } else {
+    argv = {"EMQ.COMPLETE", plan_.queue, h->id, std::to_string(h->token), "ok"};
+  }
+  const std::string id = h->id;
+  const CallRecord& rec = call(w.name, argv);
+  if (rec.reply.is_error() && !rec.lost) {
+    schedule(world_.true_ms() + plan_.poll_ms, EventKind::finish, e.actor, e.gen);
+    return;
+  }
+  if (rec.lost) maybe_resend(e.actor, argv);
+  drop(w, id);
+  want_claim(e.actor, world_.true_ms());
+}
+
+void Runner::on_resend(const Event& e) {
+  const std::string actor = e.actor < 0 ? std::string("p") : actor_name(e.actor);
+  if (e.actor >= 0 && e.actor < static_cast<int>(workers_.size())) {
+    Worker& w = workers_[static_cast<std::size_t>(e.actor)];
+    if (defer(w, e)) return;
+  }
+  call(actor, e.argv);  // the answer only tells the caller what it already decided
+}
+
+void Runner::on_sweep() {
+  call("s", {"EMQ.STALLED.CHECK", plan_.queue, std::to_string(plan_.max_stalled)});
+  schedule(world_.true_ms() + plan_.sweep_interval_ms, EventKind::sweep);
+}
+
+void Runner::on_fault(const Fault& f) {
+  if (liveness_) return;  // faults off
+  ++faults_applied_[std::string(fault_name(f.kind))];
+  const auto worker = [&]() -> Worker* {
+    if (f.target < 0 || f.target >= static_cast<int>(workers_.size())) return nullptr;
+    return &workers_[static_cast<std::size_t>(f.target)];
+  };
+  switch (f.kind) {
+    case FaultKind::restart: world_.restart(); break;
+    case FaultKind::failover: world_.failover(); break;
+    case FaultKind::clock_step: world_.step_clock(f.amount); break;
+    case FaultKind::clock_rate: world_.set_clock_rate(f.amount); break;
+    case FaultKind::worker_clock:
+      if (Worker* w = worker()) {
+        w->clock.step(world_.true_ms(), f.amount);
+        world_.note("worker_clock", "\"worker\":\"" + w->name + "\",\"delta_ms\":" + std::to_string(f.amount));
+      }
+      break;
+    case FaultKind::worker_death:
+      if (Worker* w = worker(); w && !w->dead) {
+        w->dead = true;
+        world_.note("worker_death", "\"worker\":\"" + w->name + "\",\"held\":" + std::to_string(w->held.size()));
+      }
+      break;
+    case FaultKind::worker_pause:
+      if (Worker* w = worker(); w && !w->dead) {
+        w->paused_until = std::max(w->paused_until, world_.true_ms() + f.amount);
+        world_.note("worker_pause", "\"worker\":\"" + w->name + "\",\"until\":" + std::to_string(w->paused_until));
+        schedule(w->paused_until, EventKind::resume, f.target);
+      }
+      break;
+    case FaultKind::lost_reply: world_.lose_next_reply(actor_name(f.target)); break;
+    case FaultKind::epoch_fail: world_.arm_epoch_fault(EpochFault::fail); break;
+    case FaultKind::epoch_malformed: world_.arm_epoch_fault(EpochFault::malformed); break;
+  }
+}
+
+void Runner::on_liveness() {
+  liveness_ = true;
+  world_.phase("liveness");
+  world_.set_clock_rate(1000);
+  if (!world_.module_loaded()) world_.restart();  // the operator brings the server back
+  const bool any_alive = std::any_of(workers_.begin(), workers_.end(), [](const Worker& w) { return !w.dead; });
+  if (!any_alive) {
+    Worker fresh;
+    fresh.name = "w" + std::to_string(workers_.size());
+    workers_.push_back(fresh);
+    world_.note("worker_start", "\"worker\":\"" + fresh.name + "\"");
+    want_claim(static_cast<int>(workers_.size()) - 1, world_.true_ms());
+  }
+}
+
+bool Runner::drained() const {
+  for (const auto& [key, job] : world_.ledger().jobs()) {
+    if (job.state != JobState::done && job.state != JobState::dead) return false;
+  }
+  return true;
+}
+
+RunSummary Runner::run() {
+  if (options_.on_world) options_.on_world(world_);
+  world_.begin("plan", "{\"plan\":" + plan_json(plan_) + "}");
+  world_.phase("safety");
+  for (std::size_t i = 0; i < plan_.workers.size(); ++i) {
+    Worker w;
+    w.name = "w" + std::to_string(i);
+    w.clock = LinearClock(plan_.workers[i].offset_ms,
+                          static_cast<double>(plan_.workers[i].rate_per_mille) / 1000.0);
+    workers_.push_back(std::move(w));
+  }
+  for (int j = 1; j <= plan_.jobs; ++j) {
+    schedule(world_.prng().between(0, std::max<std::int64_t>(0, plan_.add_spread_ms - 1)), EventKind::add, j);
+  }
+  for (std::size_t i = 0; i < workers_.size(); ++i) {
+    want_claim(static_cast<int>(i), world_.prng().between(0, plan_.poll_ms));
+  }
+  schedule(plan_.sweep_interval_ms, EventKind::sweep);
+  for (std::size_t i = 0; i < plan_.faults.size(); ++i) {
+    if (plan_.faults[i].at_ms < plan_.safety_ms) schedule(plan_.faults[i].at_ms, EventKind::fault, static_cast<int>(i));
+  }
+  schedule(plan_.safety_ms, EventKind::liveness);
+
+  RunSummary summary;
+  const std::int64_t bound_ms = plan_.safety_ms + plan_.liveness_bound_ms();
+  while (!queue_.empty()) {
+    Event e = queue_.top();
+    queue_.pop();
+    if (liveness_ && e.at > bound_ms) {
+      world_.advance_to(bound_ms);
+      summary.outcome = "liveness-bound-exceeded";
+      break;
+    }
+    world_.advance_to(e.at);
+    switch (e.kind) {
+      case EventKind::add: on_add(e); break;
+      case EventKind::claim: on_claim(e); break;
+      case EventKind::extend_all: on_extend_all(e); break;
+      case EventKind::extend_one: on_extend_one(e); break;
+      case EventKind::finish: on_finish(e); break;
+      case EventKind::resend: on_resend(e); break;
+      case EventKind::sweep: on_sweep(); break;
+      case EventKind::fault: on_fault(plan_.faults[static_cast<std::size_t>(e.actor)]); break;
+      case EventKind::resume:
+        world_.note("worker_resume", "\"worker\":\"" + workers_[static_cast<std::size_t>(e.actor)].name + "\"");
+        break;
+      case EventKind::liveness:
+        summary.liveness_started_ms = world_.true_ms();
+        on_liveness();
+        break;
+    }
+    if (options_.should_stop && options_.should_stop()) {
+      summary.outcome = "stopped";
+      break;
+    }
+    if (liveness_ && drained()) {
+      summary.outcome = "drained";
+      break;
+    }
+  }
+  if (summary.outcome.empty()) summary.outcome = "liveness-bound-exceeded";
+
+  for (const auto& [key, job] : world_.ledger().jobs()) {
+    ++summary.jobs[std::string(job_state_name(job.state))];
+    for (const auto& t : job.transitions) {
+      ++summary.edges[std::string(job_state_name(t.from)) + "->" + std::string(job_state_name(t.to))];
+    }
+  }
+  summary.jobs["vanished"] = plan_.jobs - static_cast<std::int64_t>(world_.ledger().jobs().size());
+  std::string fields;
+  for (const auto& [state, n] : summary.jobs) {
+    if (!fields.empty()) fields += ',';
+    fields += "\"" + state + "\":" + std::to_string(n);
+  }
+  world_.end(summary.outcome, fields);
+  summary.fingerprint = world_.history().fingerprint();
+  summary.calls = world_.calls();
+  summary.end_true_ms = world_.true_ms();
+  summary.faults = faults_applied_;
+  summary.verdicts = world_.verdict_counts();
+  if (options_.keep_history_text) summary.history = world_.history().text();
+  return summary;
+}
+
+}  // namespace
+
+RunSummary run_plan(const RunPlan& plan, const RunOptions& options) {
+  Runner runner(plan, options);
+  return runner.run();
+}
+
+std::string validate_plan(const RunPlan& plan) {
+  auto bad = [](std::string_view field, std::string_view rule) {
+    return "plan: " + std::string(field) + " " + std::string(rule);
+  };
+  if (!valid_queue_name(plan.queue)) return bad("queue", "is not a valid queue name");
+  if (plan.jobs < 0 || plan.jobs > 100000) return bad("jobs", "must be in 0..100000");
+  if (plan.workers.empty() || plan.workers.size() > 1000) return bad("workers", "must hold 1..1000 entries");
+  for (const auto& w : plan.workers) {
+    if (w.rate_per_mille < 1 || w.rate_per_mille > 100000) return bad("workers.rate_per_mille", "must be in 1..100000");
+  }
+  if (plan.claim_count < 1 || plan.claim_count > 1000) return bad("claim_count", "must be in 1..1000");
+  if (plan.lease_ms < 1 || plan.lease_ms > 86400000) return bad("lease_ms", "must be in 1..86400000");
+  if (plan.extend_at_per_mille < 1 || plan.extend_at_per_mille > 1000) return bad("extend_at_per_mille", "must be in 1..1000");
+  if (plan.work_min_ms < 0 || plan.work_max_ms < plan.work_min_ms) return bad("work_max_ms", "must be >= work_min_ms >= 0");
+  if (plan.fail_per_mille < 0 || plan.fail_per_mille > 1000) return bad("fail_per_mille", "must be in 0..1000");
+  if (plan.retry_per_mille < 0 || plan.retry_per_mille > 1000) return bad("retry_per_mille", "must be in 0..1000");
+  if (plan.poll_ms < 1) return bad("poll_ms", "must be >= 1");
+  if (plan.max_failures < 1 || plan.max_failures > 1000000) return bad("max_failures", "must be in 1..1000000");
+  if (plan.max_stalled < 1 || plan.max_stalled > 1000000) return bad("max_stalled", "must be in 1..1000000");
+  if (plan.sweep_interval_ms < 1) return bad("sweep_interval_ms", "must be >= 1");
+  if (plan.snapshot_interval_ms < 1) return bad("snapshot_interval_ms", "must be >= 1");
+  if (plan.replication_lag_ms < 1) return bad("replication_lag_ms", "must be >= 1");
+  if (plan.safety_ms < 0 || plan.add_spread_ms < 1) return bad("safety_ms", "must be >= 0 (and add_spread_ms >= 1)");
+  for (const auto& f : plan.faults) {
+    if (f.at_ms < 0) return bad("faults.at_ms", "must be >= 0");
+    if (f.kind == FaultKind::clock_rate && (f.amount < 1 || f.amount > 100000)) return bad("faults.amount", "of clock_rate must be in 1..100000");
+    if (f.kind == FaultKind::worker_pause && f.amount < 0) return bad("faults.amount", "of worker_pause must be >= 0");
+  }
+  return {};
+}
+
+}  // namespace trafikey::sim

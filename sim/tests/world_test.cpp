@@ -1,0 +1,299 @@
+// The simulated world: each fault kind does what it says, and runs are deterministic.
+#include <gtest/gtest.h>
+
+#include "sim/run.h"
+#include "sim/world.h"
+
+namespace trafikey::sim {
+namespace {
+
+WorldOptions options(Persistence mode, std::uint64_t seed = 7) {
+  WorldOptions o;
+  o.seed = seed;
+  o.persistence = mode;
+  o.snapshot_interval_ms = 3000;
+  return o;
+}
+
+std::string row_field(const World& w, std::string_view id, std::string_view field) {
+  bool wrong = false;
+  const auto* row = w.data().hash_at("emq:{q}:job:" + std::string(id), wrong);
+  const std::string* v = row ? Keyspace::hash_field(*row, field) : nullptr;
+  return v ? *v : "-";
+}
+
+bool job_exists(const World& w, std::string_view id) {
+  return w.data().exists("emq:{q}:job:" + std::string(id));
+}
+
+TEST(World, restart_draws_a_new_run_id_and_the_epoch_follows_it) {
+  World w(options(Persistence::always));
+  w.begin("test", "{}");
+  const std::string first = w.run_ids().at(1);
+  EXPECT_TRUE(Epoch::valid_run_id(first));
+  w.advance_to(100);
+  w.restart();
+  EXPECT_EQ(w.incarnation(), 2);
+  const std::string second = w.run_ids().at(2);
+  EXPECT_TRUE(Epoch::valid_run_id(second));
+  EXPECT_NE(first, second);
+  const std::string_view epoch[] = {"EMQ.EPOCH"};
+  EXPECT_EQ(w.probe(epoch), Reply::bulk(second));
+}
+
+TEST(World, restart_under_always_keeps_every_write) {
+  World w(options(Persistence::always));
+  w.begin("test", "{}");
+  w.call("p", {"EMQ.ADD", "q", "j1", "x"});
+  w.advance_to(10);
+  w.call("p", {"EMQ.ADD", "q", "j2", "x"});
+  w.restart();
+  EXPECT_TRUE(job_exists(w, "j1"));
+  EXPECT_TRUE(job_exists(w, "j2"));
+  EXPECT_NE(w.ledger().job("q", "j2"), nullptr);
+}
+
+TEST(World, restart_under_everysec_loses_the_writes_since_the_last_sync) {
+  World w(options(Persistence::everysec));
+  w.begin("test", "{}");
+  w.call("p", {"EMQ.ADD", "q", "j1", "x"});  // t=0
+  w.advance_to(1000);                         // a sync: j1 is on disk
+  w.advance_to(1500);
+  w.call("p", {"EMQ.ADD", "q", "j2", "x"});  // after the sync
+  w.restart();                                // before the next one
+  EXPECT_TRUE(job_exists(w, "j1"));
+  EXPECT_FALSE(job_exists(w, "j2"));
+  EXPECT_NE(w.ledger().job("q", "j1"), nullptr);
+  EXPECT_EQ(w.ledger().job("q", "j2"), nullptr) << "the ledger forgets what persistence lost";
+  // the pending set and the counter went back together with the row: no half job
+  const std::string_view pending[] = {"ZRANGE", "emq:{q}:pending", "0", "-1"};
+  EXPECT_EQ(w.probe(pending), Reply::array({Reply::bulk("j1")}));
+}
+
+TEST(World, restart_under_snapshot_loses_the_writes_since_the_last_save) {
+  World w(options(Persistence::snapshot));
+  w.begin("test", "{}");
+  w.call("p", {"EMQ.ADD", "q", "j1", "x"});
+  w.advance_to(2000);
+  w.call("p", {"EMQ.ADD", "q", "j2", "x"});
+  w.advance_to(3000);  // the save at 3000 ms holds j1 and j2
+  w.advance_to(5000);
+  w.call("p", {"EMQ.ADD", "q", "j3", "x"});
+  w.restart();
+  EXPECT_TRUE(job_exists(w, "j1"));
+  EXPECT_TRUE(job_exists(w, "j2"));
+  EXPECT_FALSE(job_exists(w, "j3"));
+}
+
+TEST(World, restart_under_none_starts_empty) {
+  World w(options(Persistence::none));
+  w.begin("test", "{}");
+  w.call("p", {"EMQ.ADD", "q", "j1", "x"});
+  w.advance_to(5000);
+  w.restart();
+  EXPECT_EQ(w.data().size(), 0u);
+  EXPECT_TRUE(w.ledger().jobs().empty());
+}
+
+TEST(World, failover_promotes_a_lagging_replica_with_its_own_run_id) {
+  WorldOptions o = options(Persistence::always);
+  o.replication_lag_ms = 250;
+  World w(o);
+  w.begin("test", "{}");
+  w.call("p", {"EMQ.ADD", "q", "j1", "x"});
+  w.advance_to(300);  // the replica copies j1
+  w.call("p", {"EMQ.ADD", "q", "j2", "x"});
+  w.advance_to(400);  // not yet replicated
+  w.failover();
+  EXPECT_EQ(w.incarnation(), 2);
+  EXPECT_NE(w.run_ids().at(1), w.run_ids().at(2));
+  EXPECT_TRUE(job_exists(w, "j1"));
+  EXPECT_FALSE(job_exists(w, "j2"));
+}
+
+TEST(World, clock_step_moves_only_the_server_clock) {
+  World w(options(Persistence::always));
+  w.begin("test", "{}");
+  w.advance_to(1000);
+  w.step_clock(5000);
+  EXPECT_EQ(w.true_ms(), 1000);
+  EXPECT_EQ(w.server_ms(), 6000);
+  w.step_clock(-3000);
+  EXPECT_EQ(w.server_ms(), 3000);
+  w.advance_to(1500);
+  EXPECT_EQ(w.server_ms(), 3500);
+  // the server's verbs see the stepped clock: a lease granted now ends at 3500 + lease
+  w.call("p", {"EMQ.ADD", "q", "j1", "x"});
+  w.call("w", {"EMQ.CLAIM", "q", "1000"});
+  const std::string_view score[] = {"ZSCORE", "emq:{q}:active", "j1"};
+  EXPECT_EQ(w.probe(score), Reply::bulk("4500"));
+}
+
+TEST(World, clock_rate_changes_the_speed_without_a_jump) {
+  World w(options(Persistence::always));
+  w.begin("test", "{}");
+  w.advance_to(1000);
+  w.set_clock_rate(500);
+  EXPECT_EQ(w.server_ms(), 1000);
+  w.advance_to(3000);
+  EXPECT_EQ(w.server_ms(), 2000);
+}
+
+TEST(World, lost_reply_runs_the_call_once_and_the_record_says_lost) {
+  World w(options(Persistence::always));
+  w.begin("test", "{}");
+  w.call("p", {"EMQ.ADD", "q", "j1", "x"});
+  w.lose_next_reply("w1");
+  const CallRecord& lost = w.call("w1", {"EMQ.CLAIM", "q", "1000"});
+  EXPECT_TRUE(lost.lost);
+  EXPECT_EQ(row_field(w, "j1", "attempts"), "1") << "the call ran exactly once";
+  EXPECT_EQ(w.ledger().job("q", "j1")->state, JobState::active);
+  const CallRecord& next = w.call("w1", {"EMQ.CLAIM", "q", "1000"});
+  EXPECT_FALSE(next.lost) << "only the next reply is lost";
+  EXPECT_EQ(next.reply, Reply::array());
+}
+
+TEST(World, epoch_read_failure_leaves_a_server_without_emq_verbs_until_the_next_start) {
+  World w(options(Persistence::always));
+  w.begin("test", "{}");
+  w.call("p", {"EMQ.ADD", "q", "j1", "x"});
+  w.arm_epoch_fault(EpochFault::fail);
+  w.restart();
+  EXPECT_FALSE(w.module_loaded());
+  const CallRecord& refused = w.call("w", {"EMQ.CLAIM", "q", "1000"});
+  ASSERT_TRUE(refused.reply.is_error());
+  EXPECT_EQ(refused.reply.text(),
+            "ERR unknown command 'EMQ.CLAIM', with args beginning with: 'q' '1000' ");
+  EXPECT_TRUE(job_exists(w, "j1")) << "the data is still served";
+  w.restart();
+  EXPECT_TRUE(w.module_loaded());
+  EXPECT_EQ(w.call("w", {"EMQ.CLAIM", "q", "1000"}).reply.items().size(), 1u);
+}
+
+TEST(World, malformed_run_id_refuses_the_load) {
+  World w(options(Persistence::always));
+  w.begin("test", "{}");
+  w.arm_epoch_fault(EpochFault::malformed);
+  w.restart();
+  EXPECT_FALSE(w.module_loaded());
+  EXPECT_FALSE(Epoch::valid_run_id(w.run_ids().at(2)));
+  EXPECT_EQ(w.run_ids().at(2).size(), 40u);
+}
+
+TEST(World, sweep_verdicts_say_what_the_server_did) {
+  World w(options(Persistence::always));
+  w.begin("test", "{}");
+  w.call("p", {"EMQ.ADD", "q", "j1", "x"});
+  w.call("p", {"EMQ.ADD", "q", "j2", "x"});
+  w.call("w", {"EMQ.CLAIM", "q", "100"});  // j1 under incarnation 1
+  w.restart();
+  w.call("w", {"EMQ.CLAIM", "q", "100"});  // j2 under incarnation 2
+  w.advance_to(500);
+  w.call("s", {"EMQ.STALLED.CHECK", "q", "3"});
+  EXPECT_EQ(w.verdict_counts().at("exempt"), 1);
+  EXPECT_EQ(w.verdict_counts().at("counted-recovered"), 1);
+  EXPECT_NE(w.history().text().find("\"verdict\":\"exempt\",\"job\":\"j1\",\"stamp_inc\":1"),
+            std::string::npos);
+  EXPECT_NE(w.history().text().find("\"verdict\":\"counted-recovered\",\"job\":\"j2\",\"stamp_inc\":2"),
+            std::string::npos);
+}
+
+// ---- generated runs
+
+RunPlan plan_with_everything(std::uint64_t seed) {
+  PlanChoices c;
+  c.seed = seed;
+  c.fault_kinds = *parse_fault_list("restart,failover,clock,death,pause,lost-reply,epoch");
+  return draw_plan(c);
+}
+
+TEST(Run, same_plan_same_bytes) {
+  const RunPlan plan = plan_with_everything(42);
+  const RunSummary a = run_plan(plan);
+  const RunSummary b = run_plan(plan);
+  EXPECT_EQ(a.history, b.history);
+  EXPECT_EQ(a.fingerprint, b.fingerprint);
+  EXPECT_EQ(a.fingerprint.size(), 64u);
+}
+
+TEST(Run, different_seeds_differ) {
+  EXPECT_NE(run_plan(plan_with_everything(42)).fingerprint, run_plan(plan_with_everything(43)).fingerprint);
+}
+
+TEST(Run, fingerprint_does_not_depend_on_keeping_the_text) {
+  const RunPlan plan = plan_with_everything(5);
+  RunOptions hash_only;
+  hash_only.keep_history_text = false;
+  EXPECT_EQ(run_plan(plan).fingerprint, run_plan(plan, hash_only).fingerprint);
+}
+
+TEST(Run, a_run_without_faults_drains_every_job_to_done_or_dead) {
+  PlanChoices c;
+  c.seed = 3;
+  c.jobs = 20;
+  const RunSummary s = run_plan(draw_plan(c));
+  EXPECT_EQ(s.outcome, "drained");
+  EXPECT_EQ(s.jobs.count("pending"), 0u);
+  EXPECT_EQ(s.jobs.count("active"), 0u);
+  EXPECT_EQ(s.jobs.at("vanished"), 0);
+  std::int64_t finished = 0;
+  for (const auto& [state, n] : s.jobs) finished += state == "done" || state == "dead" ? n : 0;
+  EXPECT_EQ(finished, 20);
+}
+
+TEST(Run, a_paused_workers_late_complete_gets_zero) {
+  // One worker, one job, a pause longer than the lease: the sweep recovers the job and the
+  // worker's late COMPLETE with its old token must get 0.
+  RunPlan plan;
+  plan.seed = 11;
+  plan.jobs = 1;
+  plan.add_spread_ms = 1;
+  plan.workers = {WorkerClock{}};
+  plan.claim_count = 1;
+  plan.lease_ms = 500;
+  plan.extend_at_per_mille = 1000;  // the finish (at 300 ms of work) falls due first
+  plan.work_min_ms = plan.work_max_ms = 300;
+  plan.fail_per_mille = 0;
+  plan.sweep_interval_ms = 100;
+  plan.max_stalled = 5;
+  plan.safety_ms = 10000;
+  plan.faults = {Fault{100, FaultKind::worker_pause, 3000, 0}};
+  const RunSummary s = run_plan(plan);
+  const std::string& h = s.history;
+  const auto complete = h.find("\"call\":[\"EMQ.COMPLETE\",\"q\",\"j1\",\"1\"");
+  ASSERT_NE(complete, std::string::npos) << h;
+  EXPECT_EQ(h.substr(h.find("\"reply\":", complete), 10), "\"reply\":0,") << h.substr(complete, 120);
+  EXPECT_NE(h.find("\"fault\":\"worker_pause\""), std::string::npos);
+  EXPECT_EQ(s.outcome, "drained") << "the worker drops the job, claims it again and finishes";
+}
+
+TEST(Run, a_dead_worker_never_calls_again) {
+  RunPlan plan;
+  plan.seed = 12;
+  plan.jobs = 2;
+  plan.workers = {WorkerClock{}, WorkerClock{}};
+  plan.safety_ms = 5000;
+  plan.faults = {Fault{1000, FaultKind::worker_death, 0, 0}};
+  const RunSummary s = run_plan(plan);
+  const auto death = s.history.find("\"fault\":\"worker_death\"");
+  ASSERT_NE(death, std::string::npos);
+  EXPECT_EQ(s.history.find("\"actor\":\"w0\"", death), std::string::npos);
+  EXPECT_EQ(s.outcome, "drained");
+}
+
+TEST(Plan, json_round_trips) {
+  const RunPlan plan = plan_with_everything(9);
+  std::string error;
+  auto back = parse_plan(plan_json(plan), &error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(*back, plan);
+}
+
+TEST(Plan, parse_names_the_missing_field) {
+  std::string error;
+  EXPECT_FALSE(parse_plan("{\"seed\":1}", &error));
+  EXPECT_EQ(error, "plan: missing field 'queue'");
+}
+
+}  // namespace
+}  // namespace trafikey::sim

@@ -1,0 +1,243 @@
+#include "sim/world.h"
+
+#include <algorithm>
+#include <map>
+
+#include "core/keys.h"
+
+namespace trafikey::sim {
+
+World::World(const WorldOptions& options)
+    : options_(options),
+      prng_(options.seed),
+      history_(options.keep_history_text),
+      server_(live_) {}
+
+void World::begin(std::string_view header_kind, std::string_view header_json) {
+  history_.header(header_kind, header_json);
+  start_process("start", 0, 0);
+}
+
+void World::start_process(std::string_view why, std::int64_t survived_calls,
+                          std::int64_t lost_calls) {
+  Outcome<std::string> read = std::string();
+  std::string drawn = prng_.run_id();
+  switch (epoch_fault_) {
+    case EpochFault::none: read = drawn; break;
+    case EpochFault::fail: read = Reply::error("ERR EMQ host call failed"); break;
+    case EpochFault::malformed:
+      // the shape check must refuse it: upper case, as no Valkey prints
+      std::transform(drawn.begin(), drawn.end(), drawn.begin(),
+                     [](char c) { return c >= 'a' && c <= 'f' ? static_cast<char>(c - 32) : c; });
+      drawn[0] = 'G';
+      read = drawn;
+      break;
+  }
+  epoch_fault_ = EpochFault::none;
+  const Incarnation& inc = server_.start(read);
+  run_ids_.push_back(inc.run_id);
+
+  std::string fields = "\"run_id\":";
+  append_json_string(fields, inc.run_id);
+  fields += ",\"module\":";
+  fields += inc.module_loaded ? "true" : "false";
+  if (why != "start") {
+    fields += ",\"kept_calls\":" + std::to_string(survived_calls);
+    fields += ",\"lost_calls\":" + std::to_string(lost_calls);
+  }
+  history_.fault(stamp(), why, fields);
+  if (observer_) observer_->after_start(*this);
+}
+
+void World::advance_to(std::int64_t true_ms) {
+  if (true_ms <= true_ms_) return;
+  true_ms_ = true_ms;
+  sync_persistence();
+}
+
+void World::sync_persistence() {
+  // Copies happen only when something changed since the last one.
+  const std::int64_t now = server_ms();
+  std::int64_t interval = 0;
+  if (options_.persistence == Persistence::everysec) interval = everysec_interval_ms;
+  if (options_.persistence == Persistence::snapshot) interval = options_.snapshot_interval_ms;
+  if (interval > 0 && (now - last_sync_server_ms_ >= interval || now < last_sync_server_ms_)) {
+    if (writes_ != writes_at_sync_) {
+      durable_ = live_;
+      writes_at_sync_ = writes_;
+    }
+    durable_calls_ = calls_;
+    last_sync_server_ms_ = now;
+  }
+  if (true_ms_ - last_replica_true_ms_ >= options_.replication_lag_ms) {
+    if (writes_ != writes_at_replica_) {
+      replica_ = live_;
+      writes_at_replica_ = writes_;
+    }
+    replica_calls_ = calls_;
+    last_replica_true_ms_ = true_ms_;
+  }
+}
+
+namespace {
+bool is_sweep(Args argv) { return !argv.empty() && equals_ignore_case(argv[0], "EMQ.STALLED.CHECK"); }
+
+// Before a sweep: the `stalled` and `lease_epoch` of each expired member, so the verdict
+// lines can say what the server did (counted or not) and which process stamped the lease.
+struct SweepBefore {
+  std::map<std::string, std::pair<std::string, std::string>> rows;  // id -> stalled, epoch
+};
+
+SweepBefore capture_sweep(const Keyspace& data, std::string_view queue, std::int64_t now) {
+  SweepBefore before;
+  if (!valid_queue_name(queue)) return before;
+  const QueueKeys keys(queue);
+  bool wrong = false;
+  const Keyspace::Zset* active = data.zset_at(keys.active(), wrong);
+  if (!active) return before;
+  for (const auto& [member, score] :
+       Keyspace::zrange_by_score(*active, static_cast<double>(now), 100000)) {
+    const Keyspace::Hash* row = data.hash_at(keys.row(member), wrong);
+    const std::string* stalled = row ? Keyspace::hash_field(*row, "stalled") : nullptr;
+    const std::string* epoch = row ? Keyspace::hash_field(*row, "lease_epoch") : nullptr;
+    before.rows[member] = {stalled ? *stalled : "", epoch ? *epoch : ""};
+  }
+  return before;
+}
+}  // namespace
+
+const CallRecord& World::call(std::string_view actor, Args argv) {
+  if (observer_) observer_->before_call(*this, actor, argv);
+  const bool sweep = is_sweep(argv) && argv.size() > 1 && module_loaded();
+  SweepBefore before;
+  if (sweep) before = capture_sweep(live_, argv[1], server_ms());
+
+  server_.set_now_ms(server_ms());
+  const std::int64_t writes_before = server_.writes();
+  CallRecord& rec = last_;
+  rec.index = ++calls_;
+  rec.at = stamp();
+  rec.actor = actor;
+  rec.argv.assign(argv.begin(), argv.end());
+  rec.reply = server_.call(argv);
+  rec.writes = server_.writes() - writes_before;
+  writes_ += rec.writes;
+  auto lost = std::find(lost_for_.begin(), lost_for_.end(), actor);
+  rec.lost = lost != lost_for_.end();
+  if (rec.lost) lost_for_.erase(lost);
+
+  history_.call(rec.at, actor, argv, rec.reply, rec.lost, rec.writes);
+  if (sweep && rec.reply.kind() == Reply::Kind::array && rec.reply.items().size() == 8) {
+    const QueueKeys keys(argv[1]);
+    auto stamp_inc = [&](const std::string& id) {
+      auto it = before.rows.find(id);
+      if (it == before.rows.end()) return 0;
+      for (std::size_t i = 1; i < run_ids_.size(); ++i) {
+        if (!run_ids_[i].empty() && run_ids_[i] == it->second.second) return static_cast<int>(i);
+      }
+      return 0;
+    };
+    auto verdict = [&](const std::string& id, std::string_view kind, int inc) {
+      history_.verdict(rec.at, actor, id, kind, inc);
+      ++verdict_counts_[std::string(kind)];
+    };
+    for (const Reply& id : rec.reply.items()[1].items()) {
+      bool wrong = false;
+      const Keyspace::Hash* row = live_.hash_at(keys.row(id.text()), wrong);
+      const std::string* after = row ? Keyspace::hash_field(*row, "stalled") : nullptr;
+      auto it = before.rows.find(id.text());
+      const bool counted = (after ? *after : "") != (it == before.rows.end() ? "" : it->second.first);
+      verdict(id.text(), counted ? "counted-recovered" : "exempt", stamp_inc(id.text()));
+    }
+    for (const Reply& id : rec.reply.items()[3].items()) {
+      verdict(id.text(), "counted-dead", stamp_inc(id.text()));
+    }
+    for (const Reply& id : rec.reply.items()[5].items()) {
+      verdict(id.text(), "ghost", 0);
+    }
+    for (const Reply& id : rec.reply.items()[7].items()) {
+      verdict(id.text(), "lane", stamp_inc(id.text()));
+    }
+  }
+  ledger_.apply(rec);
+  if (observer_) observer_->after_call(*this, rec);
+  return rec;
+}
+
+const CallRecord& World::call(std::string_view actor, std::initializer_list<std::string_view> argv) {
+  return call(actor, Args(argv.begin(), argv.size()));
+}
+
+Reply World::probe(Args argv) const {
+  server_.set_now_ms(server_ms());
+  return server_.call(argv);
+}
+
+void World::lose_next_reply(std::string_view actor) { lost_for_.emplace_back(actor); }
+
+void World::restart() {
+  std::int64_t survived = calls_;
+  switch (options_.persistence) {
+    case Persistence::always: break;
+    case Persistence::everysec:
+    case Persistence::snapshot:
+      live_ = durable_;
+      survived = durable_calls_;
+      break;
+    case Persistence::none:
+      live_.clear();
+      survived = 0;
+      break;
+  }
+  ledger_.truncate(survived);
+  // The new process starts on what was kept; its disk and replica match it.
+  durable_ = live_;
+  replica_ = live_;
+  durable_calls_ = replica_calls_ = calls_;
+  writes_at_sync_ = writes_at_replica_ = writes_;
+  last_sync_server_ms_ = server_ms();
+  last_replica_true_ms_ = true_ms_;
+  start_process("restart", survived, calls_ - survived);
+}
+
+void World::failover() {
+  live_ = replica_;
+  const std::int64_t survived = replica_calls_;
+  ledger_.truncate(survived);
+  durable_ = live_;
+  durable_calls_ = calls_;
+  writes_at_sync_ = writes_at_replica_ = writes_;
+  last_sync_server_ms_ = server_ms();
+  last_replica_true_ms_ = true_ms_;
+  replica_calls_ = calls_;
+  start_process("failover", survived, calls_ - survived);
+}
+
+void World::step_clock(std::int64_t delta_ms) {
+  const std::int64_t before = server_ms();
+  server_clock_.step(true_ms_, delta_ms);
+  history_.fault(stamp(), "clock_step",
+                 "\"delta_ms\":" + std::to_string(delta_ms) + ",\"from_st\":" + std::to_string(before));
+}
+
+void World::set_clock_rate(std::int64_t rate_per_mille) {
+  server_clock_.set_rate(true_ms_, static_cast<double>(rate_per_mille) / 1000.0);
+  history_.fault(stamp(), "clock_rate", "\"rate_per_mille\":" + std::to_string(rate_per_mille));
+}
+
+void World::arm_epoch_fault(EpochFault fault) {
+  epoch_fault_ = fault;
+  history_.fault(stamp(), fault == EpochFault::fail ? "epoch_fail" : "epoch_malformed", "");
+}
+
+void World::note(std::string_view event, std::string_view fields_json) {
+  history_.fault(stamp(), event, fields_json);
+}
+
+void World::phase(std::string_view name) { history_.phase(stamp(), name); }
+
+void World::end(std::string_view outcome, std::string_view fields_json) {
+  history_.end(stamp(), outcome, fields_json);
+}
+
+}  // namespace trafikey::sim

@@ -1,0 +1,139 @@
+// World: the simulated Valkey with its processes, clocks and persistence, driven one step
+// at a time and recorded as a history.
+//
+// The world owns the datasets and the sequence of server incarnations; the ledger (ground
+// truth) and the history are fed by every step. Its primitives are what both drivers
+// use: generated runs (sim/run.h: producers, workers, a sweeper and a fault plan) and
+// scenario files (one step per line). Nothing here reads the wall clock, the environment
+// or an unordered container's order, and nothing runs on another thread.
+//
+// Persistence keeps a prefix of the call stream (writes reach disk at call boundaries):
+//   always    every call survives a restart
+//   everysec  the dataset is synced whenever the server clock has moved 1000 ms (or
+//             backwards) since the last sync; a restart loses calls since that sync
+//   snapshot  the same with the plan's snapshot interval
+//   none      a restart starts empty
+// A failover promotes a replica whose copy is synced every replication_lag_ms of true
+// time; a new replica is then synced from the promoted server.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/clock.h"
+#include "sim/history.h"
+#include "sim/keyspace.h"
+#include "sim/ledger.h"
+#include "sim/plan.h"
+#include "sim/prng.h"
+#include "sim/server.h"
+
+namespace trafikey::sim {
+
+class World;
+
+// Sees every step; the invariant checker is one. Both hooks run inside the step.
+class WorldObserver {
+ public:
+  virtual void before_call(const World& world, std::string_view actor, Args argv) {
+    (void)world, (void)actor, (void)argv;
+  }
+  virtual void after_call(const World& world, const CallRecord& call) { (void)world, (void)call; }
+  // After a restart or failover has finished (new incarnation started, ledger truncated).
+  virtual void after_start(const World& world) { (void)world; }
+
+ protected:
+  ~WorldObserver() = default;
+};
+
+struct WorldOptions {
+  std::uint64_t seed = 1;
+  Persistence persistence = Persistence::always;
+  std::int64_t snapshot_interval_ms = 3000;
+  std::int64_t replication_lag_ms = 250;
+  bool keep_history_text = true;
+};
+
+enum class EpochFault : std::uint8_t { none, fail, malformed };
+
+class World {
+ public:
+  static constexpr std::int64_t everysec_interval_ms = 1000;
+
+  explicit World(const WorldOptions& options);
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  // Writes the history header and starts the first server process at true time 0.
+  void begin(std::string_view header_kind, std::string_view header_json);
+  void set_observer(WorldObserver* observer) { observer_ = observer; }
+
+  // ---- time
+  void advance_to(std::int64_t true_ms);  // never backwards
+  std::int64_t true_ms() const { return true_ms_; }
+  std::int64_t server_ms() const { return server_clock_.value(true_ms_); }
+  Stamp stamp() const { return {true_ms_, server_ms(), server_.incarnation().number}; }
+
+  // ---- steps
+  // Runs one client call at the current time. When a lost reply is armed for `actor`
+  // the call still runs, and the record says lost: the caller must not use the reply.
+  const CallRecord& call(std::string_view actor, Args argv);
+  const CallRecord& call(std::string_view actor, std::initializer_list<std::string_view> argv);
+  void lose_next_reply(std::string_view actor);
+  void restart();
+  void failover();
+  void step_clock(std::int64_t delta_ms);
+  void set_clock_rate(std::int64_t rate_per_mille);
+  void arm_epoch_fault(EpochFault fault);
+  // An actor-level event (worker death, pause, resume, a new worker): history only.
+  void note(std::string_view event, std::string_view fields_json);
+  void phase(std::string_view name);
+  void end(std::string_view outcome, std::string_view fields_json);
+
+  // ---- what the checker and reports read
+  const SimServer& server() const { return server_; }
+  const Keyspace& data() const { return live_; }
+  const Ledger& ledger() const { return ledger_; }
+  const History& history() const { return history_; }
+  const std::vector<std::string>& run_ids() const { return run_ids_; }  // [incarnation]
+  int incarnation() const { return server_.incarnation().number; }
+  bool module_loaded() const { return server_.incarnation().module_loaded; }
+  std::int64_t calls() const { return calls_; }
+  // How often each sweep verdict occurred: ghost, lane, exempt, counted-recovered,
+  // counted-dead (what the server did, read from its rows around each sweep).
+  const std::map<std::string, std::int64_t>& verdict_counts() const { return verdict_counts_; }
+  Prng& prng() { return prng_; }
+  // The last call's record (valid until the next call).
+  const CallRecord& last_call() const { return last_; }
+
+  // A read-only probe that bypasses history and ledger (the checker's EMQ.EPOCH).
+  Reply probe(Args argv) const;
+
+ private:
+  void start_process(std::string_view why, std::int64_t survived_calls, std::int64_t lost_calls);
+  void sync_persistence();
+
+  WorldOptions options_;
+  Prng prng_;
+  History history_;
+  Ledger ledger_;
+  LinearClock server_clock_;
+  std::int64_t true_ms_ = 0;
+
+  Keyspace live_, durable_, replica_;
+  std::int64_t durable_calls_ = 0, replica_calls_ = 0;  // calls each copy holds
+  std::int64_t last_sync_server_ms_ = 0, last_replica_true_ms_ = 0;
+  std::int64_t calls_ = 0, writes_at_sync_ = 0, writes_at_replica_ = 0, writes_ = 0;
+  mutable SimServer server_;
+  std::vector<std::string> run_ids_{""};  // index 0 unused: incarnations count from 1
+  EpochFault epoch_fault_ = EpochFault::none;
+  std::vector<std::string> lost_for_;  // actors whose next reply is lost
+  CallRecord last_;
+  std::map<std::string, std::int64_t> verdict_counts_;
+  WorldObserver* observer_ = nullptr;
+};
+
+}  // namespace trafikey::sim
