@@ -7,7 +7,6 @@
 namespace trafikey::sim {
 
 namespace {
-constexpr std::array state_names{"pending", "active", "done", "dead"};
 
 std::int64_t int_arg(std::string_view text, std::int64_t fallback) {
   return parse_int64(text).value_or(fallback);
@@ -17,17 +16,6 @@ bool is_verb(const CallRecord& c, std::string_view name) {
   return !c.argv.empty() && equals_ignore_case(c.argv[0], name);
 }
 }  // namespace
-
-std::string_view job_state_name(JobState state) {
-  return state_names[static_cast<std::size_t>(state)];
-}
-
-std::optional<JobState> parse_job_state(std::string_view name) {
-  for (std::size_t i = 0; i < state_names.size(); ++i) {
-    if (name == state_names[i]) return static_cast<JobState>(i);
-  }
-  return std::nullopt;
-}
 
 const JobTruth* Ledger::job(std::string_view queue, std::string_view id) const {
   auto it = jobs_.find(Key{std::string(queue), std::string(id)});

@@ -26,13 +26,11 @@
 
 #include "core/args.h"
 #include "core/reply.h"
+#include "core/states.h"
 #include "sim/history.h"
 
 namespace trafikey::sim {
 
-enum class JobState : std::uint8_t { pending, active, done, dead };
-std::string_view job_state_name(JobState state);
-std::optional<JobState> parse_job_state(std::string_view name);
 
 struct LeaseStamp {          // the last CLAIM, EXTEND or EXTENDS that stamped the row
   int incarnation = 0;
