@@ -1,0 +1,309 @@
+#include "module/tests/real_server.h"
+
+#include <arpa/inet.h>
+#include <fcntl.h>
+#include <hiredis/hiredis.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+#include <utility>
+
+namespace trafikey::real {
+
+namespace {
+
+using namespace std::chrono_literals;
+
+constexpr auto ready_timeout = 15s;     // a fresh server with a small AOF answers in ms
+constexpr auto shutdown_grace = 15s;    // SHUTDOWN may wait for lagging replicas (10 s)
+constexpr int start_attempts = 5;       // a port lost to another process: retry
+constexpr auto command_timeout = 10s;
+
+bool executable(const std::filesystem::path& path) {
+  return ::access(path.c_str(), X_OK) == 0 && std::filesystem::is_regular_file(path);
+}
+
+std::string on_path(std::string_view name) {
+  const char* path = std::getenv("PATH");
+  if (path == nullptr) return {};
+  std::stringstream dirs(path);
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    if (dir.empty()) continue;
+    const std::filesystem::path candidate = std::filesystem::path(dir) / name;
+    if (executable(candidate)) return candidate.string();
+  }
+  return {};
+}
+
+// Ports above this leave no room for a cluster bus port (port + 10000).
+constexpr int port_max = 55535;
+
+// Binds 127.0.0.1:0 and returns the port the kernel chose (released again at once).
+int pick_free_port_once() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) throw std::runtime_error("real_server: socket() failed");
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  addr.sin_port = 0;
+  socklen_t len = sizeof addr;
+  const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
+                  ::getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0;
+  ::close(fd);
+  if (!ok) throw std::runtime_error("real_server: cannot bind a loopback port");
+  return ntohs(addr.sin_port);
+}
+
+int pick_free_port() {
+  for (int tries = 0; tries < 1000; ++tries) {
+    if (const int port = pick_free_port_once(); port <= port_max) return port;
+  }
+  throw std::runtime_error("real_server: no free loopback port at or below 55535");
+}
+
+std::string read_file(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+Reply to_reply(const redisReply* r) {
+  switch (r->type) {
+    case REDIS_REPLY_STATUS: return Reply::simple(std::string_view(r->str, r->len));
+    case REDIS_REPLY_STRING: return Reply::bulk(std::string_view(r->str, r->len));
+    case REDIS_REPLY_ERROR: return Reply::error(std::string_view(r->str, r->len));
+    case REDIS_REPLY_INTEGER: return Reply::integer(r->integer);
+    case REDIS_REPLY_NIL: return Reply::nil();
+    case REDIS_REPLY_ARRAY: {
+      Reply out = Reply::array();
+      for (std::size_t i = 0; i < r->elements; ++i) out.items().push_back(to_reply(r->element[i]));
+      return out;
+    }
+    default: return Reply::error("IOERR unexpected reply type");
+  }
+}
+
+timeval to_timeval(std::chrono::milliseconds ms) {
+  timeval tv{};
+  tv.tv_sec = static_cast<time_t>(ms.count() / 1000);
+  tv.tv_usec = static_cast<suseconds_t>((ms.count() % 1000) * 1000);
+  return tv;
+}
+
+}  // namespace
+
+std::string find_server_binary() {
+  if (const char* bin = std::getenv("TRAFIKEY_SERVER_BIN"); bin != nullptr && *bin != '\0') {
+    return bin;
+  }
+  if (auto valkey = on_path("valkey-server"); !valkey.empty()) return valkey;
+  return on_path("redis-server");
+}
+
+// ---- ServerConnection
+
+ServerConnection::ServerConnection(int port, std::chrono::milliseconds timeout) {
+  context_ = redisConnectWithTimeout("127.0.0.1", port, to_timeval(timeout));
+  if (context_ != nullptr && context_->err == 0) {
+    redisSetTimeout(context_, to_timeval(command_timeout));
+  }
+}
+
+ServerConnection::~ServerConnection() {
+  if (context_ != nullptr) redisFree(context_);
+}
+
+ServerConnection::ServerConnection(ServerConnection&& other) noexcept
+    : context_(std::exchange(other.context_, nullptr)) {}
+
+ServerConnection& ServerConnection::operator=(ServerConnection&& other) noexcept {
+  if (this != &other) {
+    if (context_ != nullptr) redisFree(context_);
+    context_ = std::exchange(other.context_, nullptr);
+  }
+  return *this;
+}
+
+Reply ServerConnection::call(const std::vector<std::string>& argv) {
+  if (context_ == nullptr) return Reply::error("IOERR no connection");
+  if (context_->err != 0) return Reply::error(std::string("IOERR ") + context_->errstr);
+  std::vector<const char*> ptrs;
+  std::vector<std::size_t> lens;
+  for (const auto& arg : argv) {
+    ptrs.push_back(arg.data());
+    lens.push_back(arg.size());
+  }
+  auto* raw = static_cast<redisReply*>(
+      redisCommandArgv(context_, static_cast<int>(argv.size()), ptrs.data(), lens.data()));
+  if (raw == nullptr) return Reply::error(std::string("IOERR ") + context_->errstr);
+  Reply reply = to_reply(raw);
+  freeReplyObject(raw);
+  return reply;
+}
+
+Reply ServerConnection::call(std::initializer_list<std::string_view> argv) {
+  std::vector<std::string> copy;
+  copy.reserve(argv.size());
+  for (auto arg : argv) copy.emplace_back(arg);
+  return call(copy);
+}
+
+// ---- RealServer
+
+RealServer::RealServer(ServerConfig config) : config_(std::move(config)) {
+  binary_ = config_.binary.empty() ? find_server_binary() : config_.binary;
+  if (binary_.empty()) {
+    throw std::runtime_error(
+        "real_server: no server binary (set TRAFIKEY_SERVER_BIN or install valkey-server or "
+        "redis-server)");
+  }
+  std::string pattern =
+      (std::filesystem::temp_directory_path() / "trafikey-server-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) {
+    throw std::runtime_error("real_server: mkdtemp failed");
+  }
+  dir_ = pattern;
+  try {
+    start();
+  } catch (...) {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+    throw;
+  }
+}
+
+RealServer::~RealServer() {
+  if (running()) kill();
+  if (std::getenv("TRAFIKEY_KEEP_SERVER_DIRS") == nullptr) {
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+}
+
+ServerConnection RealServer::connect() const {
+  if (!running()) throw std::runtime_error("real_server: connect() to a stopped server");
+  ServerConnection c(port_, 2000ms);
+  const Reply pong = c.call({"PING"});
+  if (pong.is_error()) throw std::runtime_error("real_server: connect failed: " + pong.text());
+  return c;
+}
+
+void RealServer::start() {
+  if (running()) throw std::runtime_error("real_server: start() while running");
+  spawn_and_wait();
+}
+
+void RealServer::spawn_and_wait() {
+  for (int attempt = 0; attempt < start_attempts; ++attempt) {
+    port_ = pick_free_port();
+    std::vector<std::string> args{binary_,
+                                  "--port", std::to_string(port_),
+                                  "--bind", "127.0.0.1",
+                                  "--dir", dir_.string(),
+                                  "--appendonly", "yes",
+                                  "--save", "",
+                                  "--enable-debug-command", "local",
+                                  "--daemonize", "no",
+                                  "--logfile", (dir_ / "server.log").string()};
+    if (!config_.module_path.empty()) {
+      args.push_back("--loadmodule");
+      args.push_back(config_.module_path);
+    }
+    args.insert(args.end(), config_.extra_args.begin(), config_.extra_args.end());
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    const std::string out_path = (dir_ / "stdout.log").string();
+    const pid_t parent = ::getpid();
+
+    const pid_t child = ::fork();
+    if (child < 0) throw std::runtime_error("real_server: fork failed");
+    if (child == 0) {
+      // Only async-signal-safe calls until exec. The server dies with the test process.
+      ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+      if (::getppid() != parent) ::_exit(126);
+      const int in = ::open("/dev/null", O_RDONLY);
+      const int out = ::open(out_path.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+      if (in >= 0) ::dup2(in, 0);
+      if (out >= 0) {
+        ::dup2(out, 1);
+        ::dup2(out, 2);
+      }
+      ::execv(argv[0], argv.data());
+      ::_exit(127);
+    }
+    pid_ = child;
+
+    const auto deadline = std::chrono::steady_clock::now() + ready_timeout;
+    bool exited = false;
+    while (std::chrono::steady_clock::now() < deadline) {
+      int status = 0;
+      if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+        pid_ = -1;
+        exited = true;
+        break;
+      }
+      ServerConnection c(port_, 200ms);
+      const Reply pong = c.call({"PING"});
+      if (pong.kind() == Reply::Kind::simple && pong.text() == "PONG") return;
+      std::this_thread::sleep_for(10ms);
+    }
+    if (!exited) {
+      kill();
+      throw std::runtime_error("real_server: no PING answer in time; log:\n" + log());
+    }
+    if (log().find("Address already in use") == std::string::npos) {
+      throw std::runtime_error("real_server: server exited at start; log:\n" + log());
+    }
+  }
+  throw std::runtime_error("real_server: no free port after retries; log:\n" + log());
+}
+
+void RealServer::shutdown() {
+  if (!running()) return;
+  {
+    ServerConnection c(port_, 2000ms);
+    c.call({"SHUTDOWN"});  // answers by closing the connection
+  }
+  reap(shutdown_grace);
+}
+
+void RealServer::kill() {
+  if (!running()) return;
+  ::kill(pid_, SIGKILL);
+  reap(0ms);
+}
+
+void RealServer::reap(std::chrono::milliseconds grace) {
+  const auto deadline = std::chrono::steady_clock::now() + grace;
+  int status = 0;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (::waitpid(pid_, &status, WNOHANG) == pid_) {
+      pid_ = -1;
+      return;
+    }
+    std::this_thread::sleep_for(10ms);
+  }
+  ::kill(pid_, SIGKILL);
+  while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+  }
+  pid_ = -1;
+}
+
+std::string RealServer::log() const {
+  return read_file(dir_ / "server.log") + read_file(dir_ / "stdout.log");
+}
+
+}  // namespace trafikey::real

@@ -1,0 +1,103 @@
+// RealServer: one real valkey-server / redis-server process on a free loopback port, in a
+// temporary data directory, optionally with trafikey.so loaded. Used by the module's tests
+// and meant for the scenario runner and benchmarks too.
+//
+// Promises:
+// - The port is picked by binding port 0 on 127.0.0.1 (never a fixed port), at or below
+//   55535 so a cluster bus port (port + 10000) fits; a start that loses the race for it
+//   retries on a new one.
+// - The server runs with AOF on (`--appendonly yes`, `--save ""`), DEBUG allowed from
+//   loopback, and logs to <dir>/server.log.
+// - shutdown() and start() keep the data directory, so a restart is a new process (a new
+//   run_id) over the same dataset. start() picks a new port.
+// - The destructor always kills a running process (SIGKILL) and removes the directory, and
+//   the child is started with PR_SET_PDEATHSIG, so no server outlives the test process,
+//   even when it crashes.
+//
+// ServerConnection is a hiredis connection whose replies come back as core Reply values
+// (integer, simple, bulk, nil, error, array), so they compare with what the core and the
+// simulated server answer. Failures of the harness itself throw std::runtime_error.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <initializer_list>
+#include <string>
+#include <string_view>
+#include <sys/types.h>
+#include <vector>
+
+#include "core/reply.h"
+
+struct redisContext;
+
+namespace trafikey::real {
+
+// $TRAFIKEY_SERVER_BIN, else valkey-server on PATH, else redis-server on PATH; empty when
+// none is found.
+std::string find_server_binary();
+
+struct ServerConfig {
+  std::string module_path;              // --loadmodule <path> when not empty (absolute)
+  std::vector<std::string> extra_args;  // appended to the command line, e.g. {"--x", "y"}
+  std::string binary;                   // empty: find_server_binary()
+};
+
+class ServerConnection {
+ public:
+  ServerConnection(int port, std::chrono::milliseconds timeout);
+  ~ServerConnection();
+  ServerConnection(ServerConnection&& other) noexcept;
+  ServerConnection& operator=(ServerConnection&& other) noexcept;
+  ServerConnection(const ServerConnection&) = delete;
+  ServerConnection& operator=(const ServerConnection&) = delete;
+
+  // Sends one command (binary-safe arguments) and returns its reply. A broken connection
+  // answers Reply::error("IOERR <what>").
+  Reply call(const std::vector<std::string>& argv);
+  Reply call(std::initializer_list<std::string_view> argv);
+
+ private:
+  redisContext* context_ = nullptr;
+};
+
+class RealServer {
+ public:
+  explicit RealServer(ServerConfig config = {});  // starts the server
+  ~RealServer();
+  RealServer(const RealServer&) = delete;
+  RealServer& operator=(const RealServer&) = delete;
+
+  int port() const { return port_; }
+  const std::filesystem::path& dir() const { return dir_; }
+  bool running() const { return pid_ > 0; }
+  pid_t pid() const { return pid_; }
+
+  ServerConnection connect() const;
+
+  // SHUTDOWN and wait for the process to exit (SIGKILL after a grace period).
+  void shutdown();
+  // SIGKILL: a crash. The AOF keeps what the server had written.
+  void kill();
+  // A new process on the same directory (and a new port); waits until it answers PING.
+  void start();
+  void restart() {
+    shutdown();
+    start();
+  }
+
+  // The server's log so far (for failure messages and log assertions).
+  std::string log() const;
+
+ private:
+  void spawn_and_wait();
+  void reap(std::chrono::milliseconds grace);
+
+  ServerConfig config_;
+  std::string binary_;
+  std::filesystem::path dir_;
+  int port_ = 0;
+  pid_t pid_ = -1;
+};
+
+}  // namespace trafikey::real
