@@ -80,6 +80,7 @@ void Ledger::model(const CallRecord& c) {
       job.token = claimed.items()[1].as_integer();
       job.holder = c.actor;
       stamp(job, lease_ms, true);
+      job.granted = job.stamp;
     }
   } else if (is_verb(c, "EMQ.EXTEND")) {
     if (r.kind() != Reply::Kind::integer || r.as_integer() != 1 || c.argv.size() != 5) return;

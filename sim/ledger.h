@@ -51,7 +51,8 @@ struct JobTruth {
   JobState state = JobState::pending;
   std::int64_t token = 0;        // attempts: the live fencing token
   std::string holder;            // actor granted `token`
-  std::optional<LeaseStamp> stamp;
+  std::optional<LeaseStamp> granted;  // the CLAIM that granted `token`
+  std::optional<LeaseStamp> stamp;    // the last CLAIM, EXTEND or EXTENDS
   std::int64_t deadline_server_ms = 0;
   std::int64_t stalled = 0;
   std::int64_t failures = 0;
@@ -68,6 +69,7 @@ struct CallRecord {
   Reply reply = Reply::nil();
   bool lost = false;
   std::int64_t writes = 0;
+  std::int64_t history_line = 0;  // 1-based line of the call in the history
 };
 
 class Ledger {

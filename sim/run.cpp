@@ -320,6 +320,7 @@ void Runner::on_fault(const Fault& f) {
 void Runner::on_liveness() {
   liveness_ = true;
   world_.phase("liveness");
+  world_.disarm_faults();
   world_.set_clock_rate(1000);
   if (!world_.module_loaded()) world_.restart();  // the operator brings the server back
   const bool any_alive = std::any_of(workers_.begin(), workers_.end(), [](const Worker& w) { return !w.dead; });
@@ -400,6 +401,7 @@ RunSummary Runner::run() {
     }
   }
   if (summary.outcome.empty()) summary.outcome = "liveness-bound-exceeded";
+  if (options_.before_end) options_.before_end(world_, summary.outcome);
 
   for (const auto& [key, job] : world_.ledger().jobs()) {
     ++summary.jobs[std::string(job_state_name(job.state))];

@@ -34,6 +34,8 @@ struct RunOptions {
   std::function<bool()> should_stop;  // polled after each event (e.g. a failed check)
   // Called once the world exists, before the first event (e.g. to attach a checker).
   std::function<void(World&)> on_world;
+  // Called with the outcome just before the end line is written (e.g. to judge drain).
+  std::function<void(const World&, const std::string&)> before_end;
 };
 
 struct RunSummary {

@@ -1,5 +1,7 @@
 #include "sim/server.h"
 
+#include <algorithm>
+
 #include "core/commands.h"
 #include "core/errors.h"
 #include "sim/plain.h"
@@ -28,13 +30,25 @@ const Incarnation& SimServer::start(Outcome<std::string> run_id_read) {
 }
 
 Reply unknown_command(Args argv) {
+  // As processCommand builds it: "%.128s" and "%.*s" stop at a NUL; arguments are quoted
+  // while fewer than 128 bytes of them have been written, each cut to what is left of the
+  // 128; CR and LF become spaces.
+  auto c_string = [](std::string_view s, std::size_t max) {
+    return s.substr(0, std::min(s.find('\0'), max));
+  };
+  std::string args;
+  for (std::size_t i = 1; i < argv.size() && args.size() < 128; ++i) {
+    const std::size_t left = 128 - args.size();
+    args += '\'';
+    args += c_string(argv[i], left);
+    args += "' ";
+  }
   std::string text = "ERR unknown command '";
-  text += argv.empty() ? std::string_view{} : argv[0].substr(0, 128);
+  text += argv.empty() ? std::string_view{} : c_string(argv[0], 128);
   text += "', with args beginning with: ";
-  for (std::size_t i = 1; i < argv.size(); ++i) {
-    text += '\'';
-    text += argv[i].substr(0, 128);
-    text += "' ";
+  text += args;
+  for (char& c : text) {
+    if (c == '\r' || c == '\n') c = ' ';
   }
   return Reply::error(text);
 }

@@ -61,7 +61,10 @@ void World::sync_persistence() {
   std::int64_t interval = 0;
   if (options_.persistence == Persistence::everysec) interval = everysec_interval_ms;
   if (options_.persistence == Persistence::snapshot) interval = options_.snapshot_interval_ms;
-  if (interval > 0 && (now - last_sync_server_ms_ >= interval || now < last_sync_server_ms_)) {
+  // Syncs fall on a fixed grid (every `interval` ms of server time, every lag ms of true
+  // time), so when they happen does not depend on which instants the driver visits: a
+  // scenario replay of a generated run keeps and loses exactly the same calls.
+  if (interval > 0 && now / interval != last_sync_server_ms_ / interval) {
     if (writes_ != writes_at_sync_) {
       durable_ = live_;
       writes_at_sync_ = writes_;
@@ -69,7 +72,7 @@ void World::sync_persistence() {
     durable_calls_ = calls_;
     last_sync_server_ms_ = now;
   }
-  if (true_ms_ - last_replica_true_ms_ >= options_.replication_lag_ms) {
+  if (true_ms_ / options_.replication_lag_ms != last_replica_true_ms_ / options_.replication_lag_ms) {
     if (writes_ != writes_at_replica_) {
       replica_ = live_;
       writes_at_replica_ = writes_;
@@ -127,6 +130,7 @@ const CallRecord& World::call(std::string_view actor, Args argv) {
   if (rec.lost) lost_for_.erase(lost);
 
   history_.call(rec.at, actor, argv, rec.reply, rec.lost, rec.writes);
+  rec.history_line = history_.lines();
   if (sweep && rec.reply.kind() == Reply::Kind::array && rec.reply.items().size() == 8) {
     const QueueKeys keys(argv[1]);
     auto stamp_inc = [&](const std::string& id) {
@@ -228,6 +232,11 @@ void World::set_clock_rate(std::int64_t rate_per_mille) {
 void World::arm_epoch_fault(EpochFault fault) {
   epoch_fault_ = fault;
   history_.fault(stamp(), fault == EpochFault::fail ? "epoch_fail" : "epoch_malformed", "");
+}
+
+void World::disarm_faults() {
+  epoch_fault_ = EpochFault::none;
+  lost_for_.clear();
 }
 
 void World::note(std::string_view event, std::string_view fields_json) {

@@ -9,12 +9,12 @@
 //
 // Persistence keeps a prefix of the call stream (writes reach disk at call boundaries):
 //   always    every call survives a restart
-//   everysec  the dataset is synced whenever the server clock has moved 1000 ms (or
-//             backwards) since the last sync; a restart loses calls since that sync
-//   snapshot  the same with the plan's snapshot interval
+//   everysec  the dataset is synced each time the server clock crosses a multiple of
+//             1000 ms (either way); a restart loses the calls since the last sync
+//   snapshot  the same on multiples of the snapshot interval
 //   none      a restart starts empty
-// A failover promotes a replica whose copy is synced every replication_lag_ms of true
-// time; a new replica is then synced from the promoted server.
+// A failover promotes a replica whose copy is synced each time true time crosses a
+// multiple of replication_lag_ms; a new replica is then synced from the promoted server.
 #pragma once
 
 #include <cstdint>
@@ -88,6 +88,8 @@ class World {
   void step_clock(std::int64_t delta_ms);
   void set_clock_rate(std::int64_t rate_per_mille);
   void arm_epoch_fault(EpochFault fault);
+  // Faults off: forgets an armed epoch fault and any reply still due to be lost.
+  void disarm_faults();
   // An actor-level event (worker death, pause, resume, a new worker): history only.
   void note(std::string_view event, std::string_view fields_json);
   void phase(std::string_view name);

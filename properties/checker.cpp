@@ -1,0 +1,492 @@
+#include "properties/checker.h"
+
+#include <algorithm>
+
+#include "core/args.h"
+#include "core/epoch.h"
+#include "core/keys.h"
+
+namespace trafikey::properties {
+
+using sim::CallRecord;
+using sim::JobTruth;
+using sim::Keyspace;
+using sim::World;
+
+const std::vector<InvariantInfo>& invariant_ids() {
+  static const std::vector<InvariantInfo> ids{
+      {"epoch.exempt", true},     {"epoch.counted", true},   {"epoch.stamp", true},
+      {"epoch.load", true},       {"queue.conserve", true},  {"queue.transitions", true},
+      {"queue.fence", true},      {"queue.budget", true},    {"verb.atomic", true},
+      {"verb.replicated", false}, {"liveness.drain", true},  {"sim.determinism", false},
+      {"sim.differential", false},
+  };
+  return ids;
+}
+
+std::string Violation::describe() const {
+  std::string s = invariant;
+  if (call > 0) s += " at call " + std::to_string(call);
+  if (history_line > 0) s += " (history line " + std::to_string(history_line) + ")";
+  s += ", t=" + std::to_string(true_ms) + ": " + facts;
+  return s;
+}
+
+namespace {
+
+constexpr std::size_t violations_max = 20;
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) {
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  }
+  return out;
+}
+
+const std::string* field(const Keyspace& data, const std::string& row, std::string_view name) {
+  bool wrong = false;
+  const Keyspace::Hash* h = data.hash_at(row, wrong);
+  return h ? Keyspace::hash_field(*h, name) : nullptr;
+}
+
+std::string field_or(const Keyspace& data, const std::string& row, std::string_view name,
+                     std::string_view absent = "-") {
+  const std::string* v = field(data, row, name);
+  return v ? *v : std::string(absent);
+}
+
+std::int64_t count_of(const std::string& text) {
+  if (text == "-" || text.empty()) return 0;
+  return parse_int64(text).value_or(-1);
+}
+
+std::string stamp_text(const std::optional<sim::LeaseStamp>& s) {
+  if (!s) return "no stamp";
+  return "incarnation " + std::to_string(s->incarnation) + " at t=" + std::to_string(s->true_ms);
+}
+
+std::string lease_story(const JobTruth& job) {
+  std::string s = "lease of " + job.id + " (token " + std::to_string(job.token) + ")";
+  if (job.granted) s += ", granted by " + stamp_text(job.granted);
+  if (job.stamp && job.granted && job.stamp->call != job.granted->call) {
+    s += ", last extended by " + stamp_text(job.stamp);
+  }
+  if (!job.granted && !job.stamp) s += ", never granted in this history";
+  return s;
+}
+
+}  // namespace
+
+void Checker::fail(std::string_view id, const World& world, std::string facts) {
+  if (violations_.size() >= violations_max) return;
+  Violation v;
+  v.invariant = id;
+  if (current_) {
+    v.call = current_->index;
+    v.history_line = current_->history_line;
+  }
+  v.true_ms = world.true_ms();
+  v.facts = std::move(facts);
+  violations_.push_back(std::move(v));
+}
+
+// ---- before a call: remember what the judgement needs
+
+void Checker::before_call(const World& world, std::string_view, Args argv) {
+  before_jobs_.clear();
+  sweep_ = {};
+  if (argv.size() < 2 || !valid_queue_name(argv[1])) return;
+  const std::string verb = upper(argv[0]);
+  if (verb.rfind("EMQ.", 0) != 0) return;
+  const std::string q(argv[1]);
+  queues_.insert(q);
+  const auto& ledger = world.ledger();
+  auto remember = [&](std::string_view id) {
+    if (const JobTruth* job = ledger.job(q, id)) before_jobs_[std::string(id)] = *job;
+  };
+  if (verb == "EMQ.EXTEND" || verb == "EMQ.COMPLETE" || verb == "EMQ.FAIL") {
+    if (argv.size() > 2) remember(argv[2]);
+  } else if (verb == "EMQ.EXTENDS") {
+    for (std::size_t i = 3; i < argv.size(); i += 2) remember(argv[i]);
+  } else if (verb == "EMQ.STALLED.CHECK" && world.module_loaded()) {
+    sweep_.queue = q;
+    sweep_.max_stalled = argv.size() > 2 ? parse_int64(argv[2]).value_or(0) : 0;
+    sweep_.limit = 1000;
+    if (argv.size() == 5) sweep_.limit = static_cast<std::size_t>(parse_int64(argv[4]).value_or(1000));
+    const QueueKeys keys(q);
+    bool wrong = false;
+    const Keyspace::Zset* active = world.data().zset_at(keys.active(), wrong);
+    if (!active) return;
+    for (const auto& [id, score] : Keyspace::zrange_by_score(
+             *active, static_cast<double>(world.server_ms()), 1000000)) {
+      sweep_.expired.push_back(id);
+      RowSeen row;
+      const std::string key = keys.row(id);
+      row.exists = world.data().type(key) == KeyType::hash;
+      row.state = field_or(world.data(), key, "state");
+      row.stalled = field_or(world.data(), key, "stalled");
+      row.failures = field_or(world.data(), key, "failures");
+      row.lease_epoch = field_or(world.data(), key, "lease_epoch");
+      sweep_.rows[id] = row;
+      if (const JobTruth* job = ledger.job(q, id)) sweep_.ledger[id] = *job;
+    }
+  }
+}
+
+// ---- after a call
+
+void Checker::after_call(const World& world, const CallRecord& call) {
+  current_ = &call;
+  const std::string verb = call.argv.empty() ? "" : upper(call.argv[0]);
+  const Reply& r = call.reply;
+
+  // verb.atomic: a refusal writes nothing; neither does a "not live"/"exists" 0.
+  judge("verb.atomic");
+  if (r.is_error() && call.writes != 0) {
+    fail("verb.atomic", world, verb + " was refused with \"" + r.text() + "\" but wrote " +
+                                   std::to_string(call.writes) + " time(s)");
+  }
+  const bool zero = r.kind() == Reply::Kind::integer && r.as_integer() == 0;
+  const bool all_zero = r.kind() == Reply::Kind::array && verb == "EMQ.EXTENDS" &&
+                        std::all_of(r.items().begin(), r.items().end(),
+                                    [](const Reply& x) { return x.as_integer() == 0; });
+  if ((zero || all_zero) && call.writes != 0) {
+    fail("verb.atomic", world, verb + " answered 0 (nothing done) but wrote " +
+                                   std::to_string(call.writes) + " time(s)");
+  }
+
+  if (world.module_loaded() && !r.is_error() && call.argv.size() >= 2) {
+    if (verb == "EMQ.STALLED.CHECK") check_sweep(world, call);
+    if (verb == "EMQ.EXTEND" || verb == "EMQ.EXTENDS" || verb == "EMQ.COMPLETE" ||
+        verb == "EMQ.FAIL") {
+      check_lease_verb(world, call);
+    }
+    if (verb == "EMQ.CLAIM" && r.kind() == Reply::Kind::array) {
+      judge("queue.fence");
+      for (const Reply& claimed : r.items()) {
+        if (claimed.items().size() != 3) continue;
+        const auto key = std::make_pair(call.argv[1], claimed.items()[0].text());
+        const std::int64_t token = claimed.items()[1].as_integer();
+        auto it = tokens_.find(key);
+        if (it != tokens_.end() && token <= it->second) {
+          fail("queue.fence", world,
+               "CLAIM granted token " + std::to_string(token) + " of " + key.second +
+                   ", but token " + std::to_string(it->second) +
+                   " was already granted: two holders could share a live token");
+        }
+        tokens_[key] = token;
+      }
+    }
+  }
+  // The model's own moves at this call must be edges of the graph.
+  judge("queue.transitions");
+  for (const auto& [key, job] : world.ledger().jobs()) {
+    if (job.transitions.empty() || job.transitions.back().call != call.index) continue;
+    const auto& t = job.transitions.back();
+    if (!graph_.allowed(t.from, t.to)) {
+      fail("queue.transitions", world,
+           verb + " answered as if " + job.id + " moved " + edge_name(t.from, t.to) +
+               ", which is not an edge of the state graph");
+    }
+  }
+  check_state(world);
+  current_ = nullptr;
+}
+
+void Checker::check_sweep(const World& world, const CallRecord& call) {
+  const Reply& r = call.reply;
+  judge("epoch.exempt");
+  judge("epoch.counted");
+  if (r.kind() != Reply::Kind::array || r.items().size() != 8) {
+    fail("epoch.counted", world, "STALLED.CHECK answered " + debug_string(r) +
+                                     ", not recovered/dead/ghosts/lanes");
+    return;
+  }
+  const QueueKeys keys(sweep_.queue);
+  const int inc = call.at.incarnation;
+  std::set<std::string> dead, judged;
+  for (const Reply& id : r.items()[3].items()) dead.insert(id.text());
+  for (std::size_t list = 1; list < 8; list += 2) {
+    for (const Reply& id : r.items()[list].items()) judged.insert(id.text());
+  }
+  // Exactly the expired members, lowest deadline first, up to LIMIT, are judged.
+  const std::size_t due = std::min(sweep_.limit, sweep_.expired.size());
+  for (std::size_t i = 0; i < due; ++i) {
+    if (!judged.contains(sweep_.expired[i])) {
+      fail("epoch.counted", world, "expired lease of " + sweep_.expired[i] +
+                                       " was not judged by the sweep at st=" +
+                                       std::to_string(call.at.server_ms));
+    }
+  }
+  for (const auto& id : judged) {
+    auto it = std::find(sweep_.expired.begin(), sweep_.expired.end(), id);
+    if (it == sweep_.expired.end() || static_cast<std::size_t>(it - sweep_.expired.begin()) >= due) {
+      fail("epoch.counted", world, "the sweep at st=" + std::to_string(call.at.server_ms) +
+                                       " judged " + id + ", whose lease had not expired");
+    }
+  }
+
+  auto judge_member = [&](const std::string& id, bool listed_dead) {
+    const RowSeen& before = sweep_.rows[id];
+    const std::string row = keys.row(id);
+    const std::string stalled_after = field_or(world.data(), row, "stalled");
+    const std::string state_after = field_or(world.data(), row, "state");
+    auto known = sweep_.ledger.find(id);
+    int stamp_inc = 0;
+    std::string story;
+    if (known != sweep_.ledger.end() && known->second.stamp) {
+      stamp_inc = known->second.stamp->incarnation;
+      story = lease_story(known->second);
+    } else {
+      // a row the model never saw granted: its stamp is what the row carries
+      const auto& ids = world.run_ids();
+      for (std::size_t i = 1; i < ids.size(); ++i) {
+        if (!before.lease_epoch.empty() && before.lease_epoch == ids[i]) stamp_inc = static_cast<int>(i);
+      }
+      story = "lease of " + id + " (" +
+              (before.lease_epoch == "-" ? std::string("no stamp") : "stamp " + before.lease_epoch) + ")";
+    }
+    const std::string by = ", judged by the sweep of incarnation " + std::to_string(inc) +
+                           " at t=" + std::to_string(call.at.true_ms);
+    if (stamp_inc != inc) {
+      if (stalled_after != before.stalled || listed_dead || state_after != "pending") {
+        fail("epoch.exempt", world,
+             story + by + ": counted (stalled " + before.stalled + " -> " + stalled_after +
+                 ", state " + state_after + ") although the lease crossed a restart");
+      }
+      return;
+    }
+    const std::int64_t s = count_of(before.stalled) + 1;
+    const bool should_die = s >= sweep_.max_stalled;
+    if (count_of(stalled_after) != s || listed_dead != should_die ||
+        state_after != (should_die ? "dead" : "pending")) {
+      fail("epoch.counted", world,
+           story + by + ": expected stalled " + std::to_string(s) + " and " +
+               (should_die ? "dead" : "pending") + " at max_stalled " +
+               std::to_string(sweep_.max_stalled) + ", found stalled " + stalled_after +
+               ", state " + state_after + (listed_dead ? " (listed dead)" : ""));
+    }
+  };
+  for (const Reply& id : r.items()[1].items()) judge_member(id.text(), false);
+  for (const Reply& id : r.items()[3].items()) judge_member(id.text(), true);
+}
+
+void Checker::check_lease_verb(const World& world, const CallRecord& call) {
+  const std::string verb = upper(call.argv[0]);
+  std::vector<std::tuple<std::string, std::int64_t, std::int64_t>> pairs;  // id, token, answer
+  const Reply& r = call.reply;
+  if (verb == "EMQ.EXTENDS") {
+    if (r.kind() != Reply::Kind::array) return;
+    for (std::size_t i = 0; 3 + 2 * i + 1 < call.argv.size() && i < r.items().size(); ++i) {
+      pairs.emplace_back(call.argv[3 + 2 * i], parse_int64(call.argv[4 + 2 * i]).value_or(-1),
+                         r.items()[i].as_integer());
+    }
+  } else {
+    if (r.kind() != Reply::Kind::integer || call.argv.size() < 4) return;
+    pairs.emplace_back(call.argv[2], parse_int64(call.argv[3]).value_or(-1), r.as_integer());
+  }
+  judge("queue.fence");
+  for (const auto& [id, token, answer] : pairs) {
+    auto it = before_jobs_.find(id);
+    if (it == before_jobs_.end() || !it->second.granted) continue;  // the model cannot judge
+    const JobTruth& job = it->second;
+    const bool live = job.state == JobState::active && job.token == token &&
+                      job.deadline_server_ms >= call.at.server_ms;
+    std::string why;
+    if (job.state != JobState::active) {
+      why = "the job is " + std::string(job_state_name(job.state));
+    } else if (job.token != token) {
+      why = "the live token is " + std::to_string(job.token) + " (held by " + job.holder + ")";
+    } else {
+      why = "the lease expired at st=" + std::to_string(job.deadline_server_ms);
+    }
+    if (answer != 0 && !live) {
+      fail("queue.fence", world,
+           verb + " of " + id + " with token " + std::to_string(token) + " by " + call.actor +
+               " answered " + std::to_string(answer) + " at st=" + std::to_string(call.at.server_ms) +
+               ", but " + why);
+    } else if (answer == 0 && live) {
+      fail("queue.fence", world,
+           verb + " of " + id + " with the live token " + std::to_string(token) + " by " +
+               call.actor + " answered 0 at st=" + std::to_string(call.at.server_ms) +
+               " (deadline st=" + std::to_string(job.deadline_server_ms) + ")");
+    }
+    if (verb == "EMQ.FAIL" && live && answer != 0) {
+      judge("queue.budget");
+      const std::int64_t f = job.failures + 1;
+      const std::int64_t expected = f < job.max_failures ? 1 : 2;
+      if (answer != expected) {
+        fail("queue.budget", world,
+             "FAIL of " + id + " was failure " + std::to_string(f) + " of max_failures " +
+                 std::to_string(job.max_failures) + ": expected " +
+                 (expected == 1 ? "1 (requeued)" : "2 (dead)") + ", answered " +
+                 std::to_string(answer));
+      }
+    }
+  }
+}
+
+// ---- after a start
+
+void Checker::after_start(const World& world) {
+  check_epoch_load(world);
+  // persistence may have rolled rows back: transitions restart from what was kept
+  shadow_.clear();
+  tokens_.clear();
+  for (const auto& [key, job] : world.ledger().jobs()) {
+    if (job.token > 0) tokens_[key] = job.token;
+  }
+  for (const auto& q : queues_) {
+    const QueueKeys keys(q);
+    for (const auto& [key, job] : world.ledger().jobs()) {
+      if (key.first != q) continue;
+      const std::string* state = field(world.data(), keys.row(job.id), "state");
+      if (state) shadow_[key] = *state;
+    }
+  }
+  check_state(world);
+}
+
+void Checker::check_epoch_load(const World& world) {
+  judge("epoch.load");
+  const std::string& run_id = world.run_ids().back();
+  const std::string_view epoch_call[] = {"EMQ.EPOCH"};
+  const Reply answer = world.probe(epoch_call);
+  if (Epoch::valid_run_id(run_id)) {
+    if (!world.module_loaded() || answer != Reply::bulk(run_id)) {
+      fail("epoch.load", world, "incarnation " + std::to_string(world.incarnation()) +
+                                    " read run_id " + run_id + " but EMQ.EPOCH answered " +
+                                    debug_string(answer));
+    }
+  } else if (!answer.is_error() || answer.text().rfind("ERR unknown command", 0) != 0) {
+    fail("epoch.load", world, "incarnation " + std::to_string(world.incarnation()) +
+                                  " read a bad run_id '" + run_id +
+                                  "' yet serves EMQ verbs: EMQ.EPOCH answered " + debug_string(answer));
+  }
+}
+
+// ---- the whole keyspace
+
+void Checker::check_state(const World& world) {
+  judge("queue.conserve");
+  judge("epoch.stamp");
+  judge("queue.budget");
+  const Keyspace& data = world.data();
+  static constexpr std::array<JobState, 4> sets{JobState::pending, JobState::active,
+                                                JobState::done, JobState::dead};
+  for (const auto& q : queues_) {
+    const QueueKeys keys(q);
+    const std::array<const std::string*, 4> set_keys{&keys.pending(), &keys.active(), &keys.done(),
+                                                     &keys.dead()};
+    std::map<std::string, std::vector<JobState>> where;
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+      bool wrong = false;
+      const Keyspace::Zset* z = data.zset_at(*set_keys[i], wrong);
+      if (!z) continue;
+      for (const auto& [score, id] : z->order) where[id].push_back(sets[i]);
+    }
+    // every member: one set, a row, the row's state names the set; transitions are edges
+    for (const auto& [id, in] : where) {
+      const std::string row = keys.row(id);
+      if (in.size() != 1) {
+        std::string list;
+        for (JobState s : in) list += (list.empty() ? "" : " and ") + std::string(job_state_name(s));
+        fail("queue.conserve", world, id + " is in " + list + " at once");
+        continue;
+      }
+      const std::string* state = field(data, row, "state");
+      if (!state) {
+        fail("queue.conserve", world,
+             id + " is in " + std::string(job_state_name(in[0])) + " but has no row: a half-written job");
+        continue;
+      }
+      if (*state != job_state_name(in[0])) {
+        fail("queue.conserve", world, id + " is in " + std::string(job_state_name(in[0])) +
+                                          " but its row says state " + *state);
+      }
+      const auto key = std::make_pair(q, id);
+      auto seen = shadow_.find(key);
+      if (seen != shadow_.end() && seen->second != *state) {
+        auto from = parse_job_state(seen->second);
+        auto to = parse_job_state(*state);
+        judge("queue.transitions");
+        if (!from || !to || !graph_.observe(*from, *to)) {
+          fail("queue.transitions", world,
+               id + " moved " + seen->second + "->" + *state + ", which is not an edge of the state graph");
+        }
+      }
+      shadow_[key] = *state;
+      // budgets
+      const std::int64_t stalled = count_of(field_or(data, row, "stalled"));
+      const std::int64_t failures = count_of(field_or(data, row, "failures"));
+      const std::int64_t max_failures = count_of(field_or(data, row, "max_failures", "3"));
+      if (failures > max_failures && max_failures > 0) {
+        fail("queue.budget", world, id + " has failures " + std::to_string(failures) +
+                                        " over max_failures " + std::to_string(max_failures));
+      }
+      if (in[0] == JobState::dead) {
+        const std::string reason = field_or(data, row, "dead_reason");
+        const bool spent = (reason == "failed" && failures >= max_failures) ||
+                           (reason == "stalled" && stalled >= 1);
+        if (!spent) {
+          fail("queue.budget", world, id + " is dead (dead_reason " + reason + ", failures " +
+                                          std::to_string(failures) + "/" + std::to_string(max_failures) +
+                                          ", stalled " + std::to_string(stalled) +
+                                          ") without a spent budget");
+        }
+      }
+    }
+    // the model against the server
+    for (const auto& [key, job] : world.ledger().jobs()) {
+      if (key.first != q) continue;
+      auto it = where.find(job.id);
+      const std::string row = keys.row(job.id);
+      if (it == where.end()) {
+        fail("queue.conserve", world, job.id + " is " + std::string(job_state_name(job.state)) +
+                                          " in the ledger but in no set on the server");
+        continue;
+      }
+      if (it->second.size() == 1 && it->second[0] != job.state) {
+        fail("queue.conserve", world,
+             job.id + " is " + std::string(job_state_name(it->second[0])) + " on the server but " +
+                 std::string(job_state_name(job.state)) + " by the replies the server gave");
+      }
+      const std::int64_t stalled = count_of(field_or(data, row, "stalled"));
+      const std::int64_t failures = count_of(field_or(data, row, "failures"));
+      if (job.granted && (stalled != job.stalled || failures != job.failures)) {
+        fail("queue.budget", world,
+             job.id + " carries stalled " + std::to_string(stalled) + ", failures " +
+                 std::to_string(failures) + "; its history charges stalled " +
+                 std::to_string(job.stalled) + ", failures " + std::to_string(job.failures));
+      }
+      if (job.state == JobState::active && job.stamp) {
+        const std::string epoch = field_or(data, row, "lease_epoch");
+        const std::string& expected = world.run_ids().at(static_cast<std::size_t>(job.stamp->incarnation));
+        if (epoch != expected) {
+          fail("epoch.stamp", world,
+               "active " + job.id + " carries lease_epoch " + epoch + ", but its last " +
+                   (job.stamp->by_claim ? "CLAIM" : "extension") + " ran under incarnation " +
+                   std::to_string(job.stamp->incarnation) + " (run_id " + expected + ") at t=" +
+                   std::to_string(job.stamp->true_ms));
+        }
+      }
+    }
+  }
+}
+
+void Checker::check_drain(const World& world, std::string_view outcome, std::int64_t bound_ms) {
+  judge("liveness.drain");
+  if (outcome == "drained") return;
+  std::string stuck;
+  for (const auto& [key, job] : world.ledger().jobs()) {
+    if (job.state == JobState::done || job.state == JobState::dead) continue;
+    if (!stuck.empty()) stuck += ", ";
+    stuck += job.id + " (" + std::string(job_state_name(job.state)) + ")";
+  }
+  fail("liveness.drain", world, "jobs not done or dead " + std::to_string(bound_ms) +
+                                    " ms after faults stopped: " + (stuck.empty() ? "none?" : stuck) +
+                                    " [" + std::string(outcome) + "]");
+}
+
+}  // namespace trafikey::properties

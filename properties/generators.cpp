@@ -1,0 +1,109 @@
+#include "properties/generators.h"
+
+#include <algorithm>
+
+namespace trafikey::properties {
+
+using sim::Fault;
+using sim::FaultKind;
+
+PlanSpace full_space() {
+  PlanSpace s;
+  s.kinds = {FaultKind::restart,      FaultKind::failover,     FaultKind::clock_step,
+             FaultKind::clock_rate,   FaultKind::worker_clock, FaultKind::worker_death,
+             FaultKind::worker_pause, FaultKind::lost_reply,   FaultKind::epoch_fail,
+             FaultKind::epoch_malformed};
+  return s;
+}
+
+rc::Gen<Fault> gen_fault(FaultKind kind, int workers, std::int64_t safety_ms) {
+  const auto at = rc::gen::inRange<std::int64_t>(0, std::max<std::int64_t>(1, safety_ms));
+  const auto worker = rc::gen::inRange(0, workers);
+  switch (kind) {
+    case FaultKind::clock_step:
+      return rc::gen::build<Fault>(
+          rc::gen::set(&Fault::at_ms, at), rc::gen::set(&Fault::kind, rc::gen::just(kind)),
+          rc::gen::set(&Fault::amount,
+                       rc::gen::oneOf(rc::gen::inRange<std::int64_t>(100, 4000),
+                                      rc::gen::inRange<std::int64_t>(-4000, -100))));
+    case FaultKind::clock_rate:
+      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at),
+                                   rc::gen::set(&Fault::kind, rc::gen::just(kind)),
+                                   rc::gen::set(&Fault::amount, rc::gen::inRange<std::int64_t>(500, 1600)));
+    case FaultKind::worker_clock:
+      return rc::gen::build<Fault>(
+          rc::gen::set(&Fault::at_ms, at), rc::gen::set(&Fault::kind, rc::gen::just(kind)),
+          rc::gen::set(&Fault::amount, rc::gen::inRange<std::int64_t>(-3000, 3000)),
+          rc::gen::set(&Fault::target, worker));
+    case FaultKind::worker_pause:
+      return rc::gen::build<Fault>(
+          rc::gen::set(&Fault::at_ms, at), rc::gen::set(&Fault::kind, rc::gen::just(kind)),
+          rc::gen::set(&Fault::amount, rc::gen::inRange<std::int64_t>(100, 5000)),
+          rc::gen::set(&Fault::target, worker));
+    case FaultKind::worker_death:
+      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at),
+                                   rc::gen::set(&Fault::kind, rc::gen::just(kind)),
+                                   rc::gen::set(&Fault::target, worker));
+    case FaultKind::lost_reply:  // workers, then the sweeper (index == workers)
+      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at),
+                                   rc::gen::set(&Fault::kind, rc::gen::just(kind)),
+                                   rc::gen::set(&Fault::target, rc::gen::inRange(0, workers + 1)));
+    default:
+      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at),
+                                   rc::gen::set(&Fault::kind, rc::gen::just(kind)),
+                                   rc::gen::set(&Fault::target, rc::gen::just(-1)));
+  }
+}
+
+rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space) {
+  return rc::gen::exec([space] {
+    sim::RunPlan plan;
+    plan.seed = *rc::gen::inRange<std::uint64_t>(0, 1u << 20);
+    plan.jobs = *rc::gen::inRange(1, space.jobs_max + 1);
+    const int workers = *rc::gen::inRange(1, space.workers_max + 1);
+    plan.safety_ms = *rc::gen::inRange<std::int64_t>(1000, space.safety_ms_max + 1);
+    plan.add_spread_ms = std::max<std::int64_t>(1, plan.safety_ms / 4);
+    plan.persistence = *rc::gen::elementOf(space.persistence);
+    plan.claim_count = *rc::gen::inRange(1, 4);
+    plan.lease_ms = *rc::gen::inRange<std::int64_t>(300, 2001);
+    plan.extend_at_per_mille = *rc::gen::inRange<std::int64_t>(250, 800);
+    plan.use_extends = *rc::gen::arbitrary<bool>();
+    plan.work_min_ms = *rc::gen::inRange<std::int64_t>(10, 300);
+    plan.work_max_ms = plan.work_min_ms + *rc::gen::inRange<std::int64_t>(0, 2 * plan.lease_ms);
+    plan.fail_per_mille = *rc::gen::inRange<std::int64_t>(0, 400);
+    plan.retry_per_mille = *rc::gen::inRange<std::int64_t>(0, 1001);
+    plan.max_failures = *rc::gen::inRange(1, 5);
+    plan.max_stalled = *rc::gen::inRange(1, 4);
+    plan.sweep_interval_ms = *rc::gen::inRange<std::int64_t>(100, 1000);
+    plan.snapshot_interval_ms = *rc::gen::inRange<std::int64_t>(500, 4000);
+    plan.replication_lag_ms = *rc::gen::inRange<std::int64_t>(50, 1000);
+
+    // swarm: which fault kinds are on in this run
+    std::vector<FaultKind> on;
+    for (FaultKind kind : space.kinds) {
+      if (*rc::gen::arbitrary<bool>()) on.push_back(kind);
+    }
+    plan.workers.assign(static_cast<std::size_t>(workers), sim::WorkerClock{});
+    if (std::find(on.begin(), on.end(), FaultKind::worker_clock) != on.end()) {
+      for (auto& w : plan.workers) {
+        w.offset_ms = *rc::gen::inRange<std::int64_t>(-5000, 5001);
+        w.rate_per_mille = *rc::gen::inRange<std::int64_t>(900, 1101);
+      }
+    }
+    for (FaultKind kind : on) {
+      auto faults = *rc::gen::container<std::vector<Fault>>(
+          static_cast<std::size_t>(*rc::gen::inRange(0, 4)),
+          gen_fault(kind, workers, plan.safety_ms));
+      plan.faults.insert(plan.faults.end(), faults.begin(), faults.end());
+    }
+    std::stable_sort(plan.faults.begin(), plan.faults.end(),
+                     [](const Fault& a, const Fault& b) { return a.at_ms < b.at_ms; });
+    return plan;
+  });
+}
+
+}  // namespace trafikey::properties
+
+namespace trafikey::sim {
+void showValue(const RunPlan& plan, std::ostream& os) { os << plan_json(plan); }
+}  // namespace trafikey::sim

@@ -1,0 +1,37 @@
+// StateGraph: the allowed job-state graph (core/states.h) as a Boost.Graph, with a count
+// per edge. The checker asks it whether a change of state is an edge (INVARIANTS
+// queue.transitions); campaigns and reports read the counts for coverage.
+#pragma once
+
+#include <boost/graph/adjacency_list.hpp>
+#include <cstdint>
+#include <map>
+#include <string>
+
+#include "core/states.h"
+
+namespace trafikey::properties {
+
+class StateGraph {
+ public:
+  StateGraph();
+
+  bool allowed(JobState from, JobState to) const;
+  // Counts an observed change; false (and not counted) when it is not an edge.
+  bool observe(JobState from, JobState to);
+  std::int64_t count(JobState from, JobState to) const;
+  // "pending->active" -> count, for every allowed edge (zero counts included).
+  std::map<std::string, std::int64_t> counts() const;
+
+ private:
+  struct EdgeData {
+    std::int64_t count = 0;
+  };
+  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS,
+                                      boost::no_property, EdgeData>;
+  Graph graph_;
+};
+
+std::string edge_name(JobState from, JobState to);
+
+}  // namespace trafikey::properties
