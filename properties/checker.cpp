@@ -147,7 +147,9 @@ void Checker::after_call(const World& world, const CallRecord& call) {
     fail("verb.atomic", world, verb + " was refused with \"" + r.text() + "\" but wrote " +
                                    std::to_string(call.writes) + " time(s)");
   }
-  const bool zero = r.kind() == Reply::Kind::integer && r.as_integer() == 0;
+  const bool zero = r.kind() == Reply::Kind::integer && r.as_integer() == 0 &&
+                    (verb == "EMQ.ADD" || verb == "EMQ.EXTEND" || verb == "EMQ.COMPLETE" ||
+                     verb == "EMQ.FAIL");
   const bool all_zero = r.kind() == Reply::Kind::array && verb == "EMQ.EXTENDS" &&
                         std::all_of(r.items().begin(), r.items().end(),
                                     [](const Reply& x) { return x.as_integer() == 0; });
@@ -233,6 +235,11 @@ void Checker::check_sweep(const World& world, const CallRecord& call) {
     const std::string stalled_after = field_or(world.data(), row, "stalled");
     const std::string state_after = field_or(world.data(), row, "state");
     auto known = sweep_.ledger.find(id);
+    if (known != sweep_.ledger.end() && known->second.lane) {
+      fail("epoch.counted", world, id + " carries `group` (a lane row) but the sweep at t=" +
+                                       std::to_string(call.at.true_ms) + " moved it");
+      return;
+    }
     int stamp_inc = 0;
     std::string story;
     if (known != sweep_.ledger.end() && known->second.stamp) {
@@ -387,7 +394,10 @@ void Checker::check_state(const World& world) {
       for (const auto& [score, id] : z->order) where[id].push_back(sets[i]);
     }
     // every member: one set, a row, the row's state names the set; transitions are edges
+    const auto& ghosts = world.ledger().ghosts();
     for (const auto& [id, in] : where) {
+      // an operator deleted this row: a ghost until CLAIM or the sweep removes the id
+      if (ghosts.contains({q, id})) continue;
       const std::string row = keys.row(id);
       if (in.size() != 1) {
         std::string list;
@@ -439,7 +449,7 @@ void Checker::check_state(const World& world) {
     }
     // the model against the server
     for (const auto& [key, job] : world.ledger().jobs()) {
-      if (key.first != q) continue;
+      if (key.first != q || ghosts.contains(key)) continue;
       auto it = where.find(job.id);
       const std::string row = keys.row(job.id);
       if (it == where.end()) {
@@ -480,7 +490,7 @@ void Checker::check_drain(const World& world, std::string_view outcome, std::int
   if (outcome == "drained") return;
   std::string stuck;
   for (const auto& [key, job] : world.ledger().jobs()) {
-    if (job.state == JobState::done || job.state == JobState::dead) continue;
+    if (job.state == JobState::done || job.state == JobState::dead || job.lane) continue;
     if (!stuck.empty()) stuck += ", ";
     stuck += job.id + " (" + std::string(job_state_name(job.state)) + ")";
   }

@@ -12,11 +12,11 @@ PlanSpace full_space() {
   s.kinds = {FaultKind::restart,      FaultKind::failover,     FaultKind::clock_step,
              FaultKind::clock_rate,   FaultKind::worker_clock, FaultKind::worker_death,
              FaultKind::worker_pause, FaultKind::lost_reply,   FaultKind::epoch_fail,
-             FaultKind::epoch_malformed};
+             FaultKind::epoch_malformed, FaultKind::row_delete, FaultKind::lane_mark};
   return s;
 }
 
-rc::Gen<Fault> gen_fault(FaultKind kind, int workers, std::int64_t safety_ms) {
+rc::Gen<Fault> gen_fault(FaultKind kind, int workers, int jobs, std::int64_t safety_ms) {
   const auto at = rc::gen::inRange<std::int64_t>(0, std::max<std::int64_t>(1, safety_ms));
   const auto worker = rc::gen::inRange(0, workers);
   switch (kind) {
@@ -44,6 +44,11 @@ rc::Gen<Fault> gen_fault(FaultKind kind, int workers, std::int64_t safety_ms) {
       return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at),
                                    rc::gen::set(&Fault::kind, rc::gen::just(kind)),
                                    rc::gen::set(&Fault::target, worker));
+    case FaultKind::row_delete:
+    case FaultKind::lane_mark:
+      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at),
+                                   rc::gen::set(&Fault::kind, rc::gen::just(kind)),
+                                   rc::gen::set(&Fault::target, rc::gen::inRange(1, jobs + 1)));
     case FaultKind::lost_reply:  // workers, then the sweeper (index == workers)
       return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at),
                                    rc::gen::set(&Fault::kind, rc::gen::just(kind)),
@@ -93,7 +98,7 @@ rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space) {
     for (FaultKind kind : on) {
       auto faults = *rc::gen::container<std::vector<Fault>>(
           static_cast<std::size_t>(*rc::gen::inRange(0, 4)),
-          gen_fault(kind, workers, plan.safety_ms));
+          gen_fault(kind, workers, plan.jobs, plan.safety_ms));
       plan.faults.insert(plan.faults.end(), faults.begin(), faults.end());
     }
     std::stable_sort(plan.faults.begin(), plan.faults.end(),

@@ -27,7 +27,7 @@ struct PlanSpace {
 // Every fault kind.
 PlanSpace full_space();
 
-rc::Gen<sim::Fault> gen_fault(sim::FaultKind kind, int workers, std::int64_t safety_ms);
+rc::Gen<sim::Fault> gen_fault(sim::FaultKind kind, int workers, int jobs, std::int64_t safety_ms);
 rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space);
 
 }  // namespace trafikey::properties

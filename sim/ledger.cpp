@@ -40,8 +40,9 @@ void Ledger::move(JobTruth& job, JobState to, std::int64_t call) {
 void Ledger::apply(const CallRecord& call) {
   if (call.reply.is_error() || call.argv.size() < 2) return;
   // Only the writers move the model; reads and plain commands are not logged.
-  static constexpr std::array writers{"EMQ.ADD",      "EMQ.CLAIM", "EMQ.EXTEND", "EMQ.EXTENDS",
-                                      "EMQ.COMPLETE", "EMQ.FAIL",  "EMQ.STALLED.CHECK"};
+  static constexpr std::array writers{"EMQ.ADD",  "EMQ.CLAIM", "EMQ.EXTEND",
+                                      "EMQ.EXTENDS", "EMQ.COMPLETE", "EMQ.FAIL",
+                                      "EMQ.STALLED.CHECK", "DEL", "HSET"};
   bool writer = false;
   for (auto name : writers) writer = writer || is_verb(call, name);
   if (!writer) return;
@@ -55,10 +56,34 @@ void Ledger::truncate(std::int64_t last_call) {
   if (keep == log_.size()) return;
   log_.resize(keep);
   jobs_.clear();
+  ghosts_.clear();
   for (const auto& call : log_) model(call);
 }
 
+namespace {
+// "emq:{q}:job:<id>" -> (q, id)
+std::optional<std::pair<std::string, std::string>> row_key(std::string_view key) {
+  if (key.rfind("emq:{", 0) != 0) return std::nullopt;
+  const auto close = key.find("}:job:");
+  if (close == std::string_view::npos) return std::nullopt;
+  return std::make_pair(std::string(key.substr(5, close - 5)), std::string(key.substr(close + 6)));
+}
+}  // namespace
+
 void Ledger::model(const CallRecord& c) {
+  if (is_verb(c, "DEL") || is_verb(c, "HSET")) {
+    const auto key = row_key(c.argv[1]);
+    if (!key) return;
+    if (is_verb(c, "DEL")) {
+      if (jobs_.erase(*key) > 0) ghosts_.insert(*key);
+      return;
+    }
+    auto it = jobs_.find(*key);
+    for (std::size_t i = 2; it != jobs_.end() && i < c.argv.size(); i += 2) {
+      if (c.argv[i] == "group") it->second.lane = true;
+    }
+    return;
+  }
   const std::string_view q = c.argv[1];
   const Reply& r = c.reply;
   auto stamp = [&](JobTruth& job, std::int64_t lease_ms, bool by_claim) {

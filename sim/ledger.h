@@ -10,7 +10,8 @@
 // ledger's stamp names the sweeping incarnation (EMQ §5), whatever the server did; the
 // checker's comparison is what catches a server that charged otherwise. Jobs the model
 // never saw added (rows a scenario built by hand) are adopted when a verb's reply first
-// names them.
+// names them. Of the plain commands, two change the model: DEL of a row (the id becomes a
+// ghost) and HSET of `group` on a row (the job becomes a lane row).
 //
 // Persistence: each model event carries the index of the call that caused it. When a
 // restart or failover keeps only the calls up to some index (persistence keeps a prefix
@@ -20,6 +21,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -57,6 +59,7 @@ struct JobTruth {
   std::int64_t stalled = 0;
   std::int64_t failures = 0;
   std::int64_t max_failures = 3;
+  bool lane = false;  // a plain HSET wrote `group`: the sweep leaves it (EMQ §5)
   std::vector<Transition> transitions;
 };
 
@@ -81,6 +84,9 @@ class Ledger {
   using Key = std::pair<std::string, std::string>;  // queue, id
   const std::map<Key, JobTruth>& jobs() const { return jobs_; }
   const JobTruth* job(std::string_view queue, std::string_view id) const;
+  // Ids whose row a plain DEL removed while the id may still sit in a set: ghosts, which
+  // CLAIM and the sweep remove (EMQ §4, §5).
+  const std::set<Key>& ghosts() const { return ghosts_; }
   std::int64_t events() const { return static_cast<std::int64_t>(log_.size()); }
 
  private:
@@ -89,6 +95,7 @@ class Ledger {
   void move(JobTruth& job, JobState to, std::int64_t call);
 
   std::map<Key, JobTruth> jobs_;
+  std::set<Key> ghosts_;
   std::vector<CallRecord> log_;  // calls with effects, in order
 };
 

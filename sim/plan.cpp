@@ -13,7 +13,7 @@ constexpr std::array persistence_names{"always", "everysec", "snapshot", "none"}
 constexpr std::array fault_names{"restart",      "failover",     "clock_step",
                                  "clock_rate",   "worker_clock", "worker_death",
                                  "worker_pause", "lost_reply",   "epoch_fail",
-                                 "epoch_malformed"};
+                                 "epoch_malformed", "row_delete",   "lane_mark"};
 }  // namespace
 
 std::string_view persistence_name(Persistence mode) {
@@ -75,6 +75,10 @@ std::optional<std::vector<FaultKind>> parse_fault_list(std::string_view csv) {
       kinds.push_back(FaultKind::lost_reply);
     } else if (name == "epoch") {
       kinds.insert(kinds.end(), {FaultKind::epoch_fail, FaultKind::epoch_malformed});
+    } else if (name == "ghost") {
+      kinds.push_back(FaultKind::row_delete);
+    } else if (name == "lane") {
+      kinds.push_back(FaultKind::lane_mark);
     } else {
       return std::nullopt;
     }
@@ -131,6 +135,8 @@ RunPlan draw_plan(const PlanChoices& choices) {
           f.amount = p.between(500, 5000);
           break;
         case FaultKind::lost_reply: f.target = static_cast<int>(p.between(0, workers)); break;
+        case FaultKind::row_delete:
+        case FaultKind::lane_mark: f.target = static_cast<int>(p.between(1, std::max(1, plan.jobs))); break;
         default: break;
       }
       plan.faults.push_back(f);

@@ -31,6 +31,8 @@ enum class FaultKind : std::uint8_t {
   lost_reply,      // the next reply to actor `target` is lost (the call ran)
   epoch_fail,      // the next start's run_id read fails: the module refuses to load
   epoch_malformed, // the next start's run_id is malformed: the module refuses to load
+  row_delete,      // an operator deletes job `target`'s row: its id becomes a ghost
+  lane_mark,       // an operator writes `group` on job `target`'s row: a lane row
 };
 std::string_view fault_name(FaultKind kind);
 std::optional<FaultKind> parse_fault_kind(std::string_view name);
@@ -39,7 +41,8 @@ struct Fault {
   std::int64_t at_ms = 0;   // true time
   FaultKind kind = FaultKind::restart;
   std::int64_t amount = 0;  // see FaultKind
-  int target = -1;          // worker index (lost_reply: actor index, workers then sweeper)
+  int target = -1;          // worker index (lost_reply: actor index, workers then sweeper;
+                            // row_delete, lane_mark: job number)
   bool operator==(const Fault&) const = default;
 };
 
@@ -88,7 +91,7 @@ struct PlanChoices {
   std::vector<FaultKind> fault_kinds;  // empty: no faults
 };
 // CLI names: restart, failover, clock (steps, rates, worker skew), death, pause,
-// lost-reply, epoch (fail and malformed).
+// lost-reply, epoch (fail and malformed), ghost (row_delete), lane (lane_mark).
 std::optional<std::vector<FaultKind>> parse_fault_list(std::string_view csv);
 RunPlan draw_plan(const PlanChoices& choices);
 

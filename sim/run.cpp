@@ -314,6 +314,15 @@ void Runner::on_fault(const Fault& f) {
     case FaultKind::lost_reply: world_.lose_next_reply(actor_name(f.target)); break;
     case FaultKind::epoch_fail: world_.arm_epoch_fault(EpochFault::fail); break;
     case FaultKind::epoch_malformed: world_.arm_epoch_fault(EpochFault::malformed); break;
+    case FaultKind::row_delete:
+      // as an operator or an older script might: the id stays in its set, a ghost
+      call("op", {"DEL", QueueKeys(plan_.queue).row("j" + std::to_string(f.target))});
+      break;
+    case FaultKind::lane_mark: {
+      const std::string row = QueueKeys(plan_.queue).row("j" + std::to_string(f.target));
+      if (world_.data().type(row) == KeyType::hash) call("op", {"HSET", row, "group", "lane-1"});
+      break;
+    }
   }
 }
 
@@ -335,6 +344,7 @@ void Runner::on_liveness() {
 
 bool Runner::drained() const {
   for (const auto& [key, job] : world_.ledger().jobs()) {
+    if (job.lane) continue;  // lanes are swept elsewhere (EMQ §5)
     if (job.state != JobState::done && job.state != JobState::dead) return false;
   }
   return true;
