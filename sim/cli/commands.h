@@ -10,6 +10,8 @@ namespace trafikey::cli {
 
 void add_run(CLI::App& app);
 void add_replay(CLI::App& app);
+void add_campaign(CLI::App& app);
+void add_report(CLI::App& app);  // built when reports/ is (TRAFIKEY_WITH_REPORTS)
 
 // Exit status a subcommand's callback sets; main returns it.
 int& exit_status();

@@ -16,6 +16,10 @@ int main(int argc, char** argv) {
   app.set_help_all_flag("--help-all", "Show help for every subcommand");
   trafikey::cli::add_run(app);
   trafikey::cli::add_replay(app);
+  trafikey::cli::add_campaign(app);
+#ifdef TRAFIKEY_WITH_REPORTS
+  trafikey::cli::add_report(app);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

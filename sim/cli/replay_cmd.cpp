@@ -6,6 +6,7 @@
 
 #include "sim/cli/commands.h"
 #include "sim/plan.h"
+#include "properties/checked_run.h"
 #include "sim/run.h"
 
 namespace trafikey::cli {
@@ -46,7 +47,8 @@ int replay_history(const std::string& file, const std::string& text) {
     std::cerr << file << ":1: " << bad << "\n";
     return 2;
   }
-  const sim::RunSummary rerun = sim::run_plan(*plan);
+  const properties::CheckedRun checked = properties::run_checked(*plan, true);
+  const sim::RunSummary& rerun = checked.summary;
   const auto again = split_lines(rerun.history);
   const std::size_t n = std::max(lines.size(), again.size());
   for (std::size_t i = 0; i < n; ++i) {
@@ -59,16 +61,19 @@ int replay_history(const std::string& file, const std::string& text) {
       return 1;
     }
   }
-  std::cout << "replayed " << again.size() << " lines of " << file << ": every line matches\n"
-            << "fingerprint " << rerun.fingerprint << "\n";
-  return 0;
+  std::cout << "replayed " << again.size() << " lines of " << file << ": every line matches\n";
+  for (const auto& v : checked.violations) std::cout << "invariant broken: " << v.describe() << "\n";
+  std::cout << "fingerprint " << rerun.fingerprint << "\n";
+  return checked.failed() ? 1 : 0;
 }
 }  // namespace
 
 void add_replay(CLI::App& app) {
   auto file = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand(
-      "replay", "Rerun a history (history.jsonl) and check every line and the fingerprint match");
+"replay",
+      "Rerun a history (history.jsonl) with every invariant checked; exit 0 only when every "
+      "line and the fingerprint match and no invariant breaks");
   cmd->add_option("FILE", *file, "A history written by run or campaign")->required();
   cmd->callback([file] {
     std::ifstream in(*file, std::ios::binary);

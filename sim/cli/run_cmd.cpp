@@ -7,6 +7,9 @@
 #include "sim/cli/commands.h"
 #include "sim/plan.h"
 #include "sim/run.h"
+#ifdef TRAFIKEY_WITH_REPORTS
+#include "reports/report.h"
+#endif
 
 namespace trafikey::cli {
 
@@ -18,6 +21,7 @@ struct RunArgs {
   std::string faults;
   std::string persistence;
   std::string out;
+  std::string report;  // --report OUT.html (when reports/ is built)
 };
 
 std::string counts(const std::map<std::string, std::int64_t>& m) {
@@ -39,6 +43,9 @@ void add_run(CLI::App& app) {
                   "Fault kinds, comma-separated: restart,failover,clock,death,pause,lost-reply,epoch");
   cmd->add_option("--persistence", args->persistence, "always | everysec | snapshot | none (default always)");
   cmd->add_option("--out", args->out, "Directory for history.jsonl")->required();
+#ifdef TRAFIKEY_WITH_REPORTS
+  cmd->add_option("--report", args->report, "Also write an HTML report of the run (OUT.html)");
+#endif
   cmd->callback([args] {
     sim::PlanChoices choices;
     choices.seed = args->seed;
@@ -87,6 +94,20 @@ void add_run(CLI::App& app) {
               << "faults   " << counts(summary.faults) << "\n"
               << "verdicts " << counts(summary.verdicts) << "\n"
               << "fingerprint " << summary.fingerprint << "\n";
+#ifdef TRAFIKEY_WITH_REPORTS
+    if (!args->report.empty()) {
+      reports::ReportInput input;
+      input.name = input.source = path;
+      input.history_text = summary.history;
+      input.replay_command = "trafikey-sim replay " + path;
+      if (auto bad = reports::write_report({input}, args->report); !bad.empty()) {
+        std::cerr << "trafikey-sim run: --report: " << bad << "\n";
+        exit_status() = 2;
+        return;
+      }
+      std::cout << "report   " << args->report << "\n";
+    }
+#endif
     exit_status() = summary.outcome == "drained" ? 0 : 1;
   });
 }

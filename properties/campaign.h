@@ -1,0 +1,60 @@
+// Campaign: many generated runs, checked, across threads; the first failure shrunk.
+//
+// Run i draws its plan from gen_plan with a RapidCheck Random seeded from (seed, i) and a
+// size that cycles 0..99, so a campaign is a pure function of (seed, runs, space): the
+// same arguments give the same runs, the same coverage and the same failure whatever the
+// number of threads (whole runs per thread; the failure reported is the lowest-numbered
+// failing run). Every determinism_every-th run is executed twice and its fingerprints
+// compared (sim.determinism). The failure is shrunk greedily through RapidCheck's shrink
+// tree, keeping a candidate when it still breaks the same invariant.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "properties/checker.h"
+#include "properties/generators.h"
+#include "sim/plan.h"
+
+namespace trafikey::properties {
+
+struct CampaignOptions {
+  int runs = 100;
+  std::uint64_t seed = 1;
+  int parallel = 1;
+  int determinism_every = 10;  // 0: never
+  int shrink_budget = 3000;    // candidate runs tried while shrinking
+  PlanSpace space = full_space();
+};
+
+struct CampaignFailure {
+  int run = 0;                     // index of the failing run
+  std::string invariant;
+  sim::RunPlan original, shrunk;
+  std::vector<Violation> violations;  // of the shrunk plan
+  int shrink_steps = 0;            // accepted shrinks
+  int shrink_tries = 0;            // candidates run
+  std::int64_t original_calls = 0, shrunk_calls = 0;
+};
+
+struct CampaignResult {
+  int passed = 0, failed = 0;
+  int determinism_checked = 0;
+  std::map<std::string, std::int64_t> faults, verdicts, edges, outcomes;
+  std::vector<std::int64_t> calls_per_run;  // passed runs, in run order
+  std::optional<CampaignFailure> failure;
+};
+
+// progress(done, total) is called from worker threads after each run (may be empty).
+CampaignResult run_campaign(const CampaignOptions& options,
+                            const std::function<void(int, int)>& progress);
+
+// The plan of run `index` of a campaign with this seed: what `campaign` ran.
+sim::RunPlan campaign_plan(const PlanSpace& space, std::uint64_t seed, int index);
+
+}  // namespace trafikey::properties

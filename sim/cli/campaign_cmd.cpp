@@ -1,0 +1,168 @@
+// trafikey-sim campaign: many generated runs, checked on every step, across threads.
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+
+#include "properties/campaign.h"
+#include "properties/failure_files.h"
+#include "sim/cli/commands.h"
+
+namespace trafikey::cli {
+
+namespace {
+
+struct CampaignArgs {
+  int runs = 100;
+  std::uint64_t seed = 1;
+  int parallel = 1;
+  std::string out;
+  std::string faults;
+  int determinism_every = 10;
+};
+
+std::string row(const std::map<std::string, std::int64_t>& counts,
+                const std::vector<std::string>& expected) {
+  std::string s;
+  for (const auto& k : expected) {
+    auto it = counts.find(k);
+    s += "  " + k + " " + std::to_string(it == counts.end() ? 0 : it->second);
+  }
+  for (const auto& [k, n] : counts) {
+    if (std::find(expected.begin(), expected.end(), k) == expected.end()) s += "  " + k + " " + std::to_string(n);
+  }
+  return s;
+}
+
+const std::vector<std::string> fault_names{"restart",      "failover",        "clock_step",
+                                           "clock_rate",   "worker_clock",    "worker_death",
+                                           "worker_pause", "lost_reply",      "epoch_fail",
+                                           "epoch_malformed", "row_delete",   "lane_mark"};
+const std::vector<std::string> verdict_names{"ghost", "lane", "exempt", "counted-recovered",
+                                             "counted-dead"};
+const std::vector<std::string> edge_names{"pending->active", "active->pending", "active->done",
+                                          "active->dead"};
+
+nlohmann::ordered_json to_json(const properties::CampaignResult& r, const CampaignArgs& a) {
+  nlohmann::ordered_json j;
+  j["seed"] = a.seed;
+  j["runs"] = a.runs;
+  j["passed"] = r.passed;
+  j["failed"] = r.failed;
+  j["determinism_checked"] = r.determinism_checked;
+  j["faults"] = r.faults;
+  j["verdicts"] = r.verdicts;
+  j["edges"] = r.edges;
+  j["outcomes"] = r.outcomes;
+  j["calls_per_run"] = r.calls_per_run;
+  if (r.failure) {
+    const auto& f = *r.failure;
+    j["failure"] = {{"run", f.run},
+                    {"invariant", f.invariant},
+                    {"facts", f.violations.empty() ? "" : f.violations.front().describe()},
+                    {"shrink_steps", f.shrink_steps},
+                    {"shrink_tries", f.shrink_tries},
+                    {"original_calls", f.original_calls},
+                    {"shrunk_calls", f.shrunk_calls}};
+  }
+  return j;
+}
+
+}  // namespace
+
+void add_campaign(CLI::App& app) {
+  auto args = std::make_shared<CampaignArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "campaign",
+      "Run many generated histories with every invariant checked on every step; stop at the "
+      "first failure, shrink it and write a replayable file");
+  cmd->add_option("--runs", args->runs, "Generated runs (default 100)")->check(CLI::Range(1, 10000000));
+  cmd->add_option("--seed", args->seed, "Campaign seed: the same seed gives the same runs (default 1)");
+  cmd->add_option("--parallel", args->parallel, "Threads, whole runs per thread (default 1)")
+      ->check(CLI::Range(1, 256));
+  cmd->add_option("--out", args->out, "Directory for campaign.json and, on failure, the replay files")
+      ->required();
+  cmd->add_option("--faults", args->faults,
+                  "Restrict fault kinds (comma-separated, as for run; default: every kind)");
+  cmd->add_option("--determinism-every", args->determinism_every,
+                  "Run every Nth history twice and compare fingerprints (0: never; default 10)")
+      ->check(CLI::Range(0, 1000000));
+  cmd->callback([args] {
+    properties::CampaignOptions options;
+    options.runs = args->runs;
+    options.seed = args->seed;
+    options.parallel = args->parallel;
+    options.determinism_every = args->determinism_every;
+    if (!args->faults.empty()) {
+      auto kinds = sim::parse_fault_list(args->faults);
+      if (!kinds) {
+        std::cerr << "trafikey-sim campaign: --faults: unknown fault kind in '" << args->faults
+                  << "' (known: restart,failover,clock,death,pause,lost-reply,epoch,ghost,lane)\n";
+        exit_status() = 2;
+        return;
+      }
+      options.space.kinds = *kinds;
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(args->out, ec);
+    if (ec) {
+      std::cerr << "trafikey-sim campaign: --out: cannot create " << args->out << ": " << ec.message() << "\n";
+      exit_status() = 2;
+      return;
+    }
+    const bool tty = isatty(STDERR_FILENO) != 0;
+    std::mutex progress_mutex;
+    int last_tenth = -1;
+    auto progress = [&](int done, int total) {
+      std::lock_guard lock(progress_mutex);
+      if (tty) {
+        std::fprintf(stderr, "\rcampaign: %d/%d runs (%d%%)", done, total, done * 100 / total);
+        if (done == total) std::fputc('\n', stderr);
+      } else if (done * 10 / total != last_tenth) {
+        last_tenth = done * 10 / total;
+        std::fprintf(stderr, "campaign: %d/%d runs\n", done, total);
+      }
+    };
+    std::cout << "campaign: " << args->runs << " runs from seed " << args->seed << " on "
+              << args->parallel << " thread(s); every invariant checked on every step\n";
+    const properties::CampaignResult result = properties::run_campaign(options, progress);
+    if (tty) std::fputc('\n', stderr);
+
+    const auto json_path = std::filesystem::path(args->out) / "campaign.json";
+    std::ofstream(json_path) << to_json(result, *args).dump(2) << "\n";
+
+    std::int64_t calls = 0;
+    for (auto c : result.calls_per_run) calls += c;
+    std::cout << "coverage over " << result.passed << " passing runs (" << calls << " calls, "
+              << result.determinism_checked << " run twice for determinism):\n"
+              << "  faults  " << row(result.faults, fault_names) << "\n"
+              << "  verdicts" << row(result.verdicts, verdict_names) << "\n"
+              << "  edges   " << row(result.edges, edge_names) << "\n";
+    if (!result.failure) {
+      std::cout << "summary  " << json_path.string() << "\n"
+                << result.passed << " passed, 0 failed\n";
+      exit_status() = 0;
+      return;
+    }
+    const auto& f = *result.failure;
+    std::cout << "FAILED run " << f.run << ": " << f.violations.front().describe() << "\n"
+              << "  shrunk in " << f.shrink_steps << " steps (" << f.shrink_tries << " candidates): "
+              << f.original.faults.size() << " -> " << f.shrunk.faults.size() << " faults, "
+              << f.original.jobs << " -> " << f.shrunk.jobs << " jobs, " << f.original_calls << " -> "
+              << f.shrunk_calls << " calls\n";
+    const auto files = properties::write_failure(f.shrunk, args->out, "failure", f.violations);
+    if (!files.error.empty()) std::cout << "  (" << files.error << ")\n";
+    std::cout << "  history  " << files.history_path << "\n";
+    if (!files.scenario_path.empty()) std::cout << "  scenario " << files.scenario_path << "\n";
+    std::cout << "replay with:\n  trafikey-sim replay "
+              << (files.scenario_path.empty() ? files.history_path : files.scenario_path) << "\n"
+              << result.passed << " passed, 1 failed\n";
+    exit_status() = 1;
+  });
+}
+
+}  // namespace trafikey::cli
