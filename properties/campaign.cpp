@@ -26,7 +26,8 @@ struct Slot {
 };
 
 // Greedy descent through the shrink tree: take the first candidate that still breaks
-// `invariant`, repeat from it, stop when none does or the budget is spent.
+// `invariant` with no more calls than the current one (so the history only gets shorter),
+// repeat from it, stop when none does or the budget is spent.
 void shrink(rc::Shrinkable<sim::RunPlan> failing, const std::string& invariant, int budget,
             CampaignFailure& out) {
   auto breaks = [&](const sim::RunPlan& plan, std::vector<Violation>& violations,
@@ -49,7 +50,7 @@ void shrink(rc::Shrinkable<sim::RunPlan> failing, const std::string& invariant, 
       if (++out.shrink_tries > budget) break;
       std::vector<Violation> violations;
       std::int64_t calls = 0;
-      if (breaks(candidate->value(), violations, calls)) {
+      if (breaks(candidate->value(), violations, calls) && calls <= out.shrunk_calls) {
         failing = std::move(*candidate);
         out.violations = std::move(violations);
         out.shrunk_calls = calls;

@@ -79,7 +79,8 @@ rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space) {
     plan.retry_per_mille = *rc::gen::inRange<std::int64_t>(0, 1001);
     plan.max_failures = *rc::gen::inRange(1, 5);
     plan.max_stalled = *rc::gen::inRange(1, 4);
-    plan.sweep_interval_ms = *rc::gen::inRange<std::int64_t>(100, 1000);
+    // shrinks toward the longest interval: fewer sweeps, a shorter history
+    plan.sweep_interval_ms = 1000 - *rc::gen::inRange<std::int64_t>(0, 900);
     plan.snapshot_interval_ms = *rc::gen::inRange<std::int64_t>(500, 4000);
     plan.replication_lag_ms = *rc::gen::inRange<std::int64_t>(50, 1000);
 
