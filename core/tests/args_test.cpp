@@ -1,0 +1,129 @@
+// The argument parser, the name checks and the key-name builder (shared spec EMQ §1, §6).
+#include <gtest/gtest.h>
+
+#include <array>
+#include <string>
+#include <vector>
+
+#include "core/args.h"
+#include "core/errors.h"
+#include "core/keys.h"
+#include "core/tests/server_under_test.h"
+
+namespace trafikey::test {
+namespace {
+
+using namespace std::string_view_literals;
+
+TEST(Args, integers_parse_as_the_server_writes_them) {
+  EXPECT_EQ(parse_int64("0"), 0);
+  EXPECT_EQ(parse_int64("7"), 7);
+  EXPECT_EQ(parse_int64("-7"), -7);
+  EXPECT_EQ(parse_int64("9223372036854775807"), int64_max);
+  EXPECT_EQ(parse_int64("-9223372036854775808"), std::numeric_limits<std::int64_t>::min());
+}
+
+TEST(Args, non_integers_do_not_parse) {
+  for (std::string_view bad : {""sv, "-"sv, "01"sv, "-0"sv, "+1"sv, " 1"sv, "1 "sv, "1.5"sv,
+                               "1e3"sv, "0x10"sv, "abc"sv, "9223372036854775808"sv,
+                               "-9223372036854775809"sv, "99999999999999999999"sv,
+                               "1\0"sv}) {
+    EXPECT_EQ(parse_int64(bad), std::nullopt) << bad;
+  }
+}
+
+TEST(Args, ranged_integer_names_its_range_when_refused) {
+  auto low = parse_ranged("count", "0", 1, 1000);
+  ASSERT_FALSE(low.ok());
+  EXPECT_EQ(low.error(), Err("ERR EMQ count must be an integer in 1..1000"));
+  auto high = parse_ranged("count", "1001", 1, 1000);
+  EXPECT_EQ(high.error(), Err("ERR EMQ count must be an integer in 1..1000"));
+  auto text = parse_ranged("count", "ten", 1, 1000);
+  EXPECT_EQ(text.error(), Err("ERR EMQ count must be an integer in 1..1000"));
+  EXPECT_EQ(parse_ranged("count", "1", 1, 1000).value(), 1);
+  EXPECT_EQ(parse_ranged("count", "1000", 1, 1000).value(), 1000);
+}
+
+constexpr OptionSpec kCount{"COUNT", "count", 1, 1000, 1};
+constexpr OptionSpec kLimit{"LIMIT", "limit", 1, 10000, 1000};
+
+TEST(Args, options_fall_back_when_absent) {
+  const std::array specs{kCount, kLimit};
+  auto values = parse_options({}, specs);
+  ASSERT_TRUE(values.ok());
+  EXPECT_EQ(values.value()[0], 1);
+  EXPECT_EQ(values.value()[1], 1000);
+}
+
+TEST(Args, options_match_keywords_case_insensitively_in_any_order) {
+  const std::array specs{kCount, kLimit};
+  const std::vector<std::string_view> rest{"limit", "20", "Count", "5"};
+  auto values = parse_options(rest, specs);
+  ASSERT_TRUE(values.ok());
+  EXPECT_EQ(values.value()[0], 5);
+  EXPECT_EQ(values.value()[1], 20);
+}
+
+TEST(Args, options_refuse_unknown_repeated_or_valueless_keywords_as_syntax) {
+  const std::array specs{kCount};
+  for (const std::vector<std::string_view>& rest :
+       {std::vector<std::string_view>{"COUNT"}, {"LIMIT", "5"}, {"COUNT", "1", "COUNT", "2"},
+        {"COUNT", "1", "x"}, {"5", "COUNT"}}) {
+    auto values = parse_options(rest, specs);
+    ASSERT_FALSE(values.ok());
+    EXPECT_EQ(values.error(), Err("ERR EMQ syntax error"));
+  }
+}
+
+TEST(Args, option_syntax_is_judged_before_values) {
+  const std::array specs{kCount};
+  const std::vector<std::string_view> rest{"COUNT", "0", "BOGUS", "1"};
+  EXPECT_EQ(parse_options(rest, specs).error(), Err("ERR EMQ syntax error"));
+}
+
+TEST(Keys, queue_names_are_1_to_200_bytes_without_braces_or_nul) {
+  EXPECT_TRUE(valid_queue_name("q"));
+  EXPECT_TRUE(valid_queue_name(std::string(200, 'q')));
+  EXPECT_TRUE(valid_queue_name("a:b c\xff"));
+  EXPECT_FALSE(valid_queue_name(""));
+  EXPECT_FALSE(valid_queue_name(std::string(201, 'q')));
+  EXPECT_FALSE(valid_queue_name("a{b"));
+  EXPECT_FALSE(valid_queue_name("a}b"));
+  EXPECT_FALSE(valid_queue_name("a\0b"sv));
+}
+
+TEST(Keys, job_ids_are_1_to_200_bytes_without_nul) {
+  EXPECT_TRUE(valid_job_id("j"));
+  EXPECT_TRUE(valid_job_id("{braces}:ok"));
+  EXPECT_TRUE(valid_job_id(std::string(200, 'j')));
+  EXPECT_FALSE(valid_job_id(""));
+  EXPECT_FALSE(valid_job_id(std::string(201, 'j')));
+  EXPECT_FALSE(valid_job_id("a\0b"sv));
+}
+
+TEST(Keys, every_key_of_a_queue_carries_its_hash_tag) {
+  const QueueKeys keys("orders");
+  EXPECT_EQ(keys.pending(), "emq:{orders}:pending");
+  EXPECT_EQ(keys.active(), "emq:{orders}:active");
+  EXPECT_EQ(keys.done(), "emq:{orders}:done");
+  EXPECT_EQ(keys.dead(), "emq:{orders}:dead");
+  EXPECT_EQ(keys.seq(), "emq:{orders}:seq");
+  EXPECT_EQ(keys.row("j:1"), "emq:{orders}:job:j:1");
+}
+
+TEST(Errors, texts_are_the_spec_texts) {
+  EXPECT_EQ(errors::wrong_arity, "ERR EMQ wrong number of arguments");
+  EXPECT_EQ(errors::syntax, "ERR EMQ syntax error");
+  EXPECT_EQ(errors::bad_queue, "ERR EMQ bad queue name");
+  EXPECT_EQ(errors::bad_job_id, "ERR EMQ bad job id");
+  EXPECT_EQ(errors::lease_range, "ERR EMQ lease out of range");
+  EXPECT_EQ(errors::host_call, "ERR EMQ host call failed");
+  EXPECT_EQ(errors::not_primary, "READONLY EMQ not a writable primary");
+  EXPECT_EQ(errors::integer_range("lease_ms", 1, 9007199254740991),
+            Err("ERR EMQ lease_ms must be an integer in 1..9007199254740991"));
+  EXPECT_EQ(errors::no_write_access("emq:{q}:active"),
+            Err("NOPERM EMQ no write access to emq:{q}:active"));
+}
+
+}  // namespace
+}  // namespace trafikey::test

@@ -1,0 +1,234 @@
+// sim::Keyspace: the Valkey data semantics the core needs (hash, zset, string counter,
+// TYPE, wrong-type detection) and the dump that tests compare byte for byte.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "sim/keyspace.h"
+
+namespace trafikey::sim {
+namespace {
+
+using namespace std::string_literals;
+using Pairs = std::vector<std::pair<std::string, double>>;
+
+TEST(Keyspace, type_names_each_value_kind) {
+  Keyspace k;
+  k.set("s", "v");
+  k.hset("h", "f", "v");
+  k.zadd("z", 1, "m");
+  EXPECT_EQ(k.type("s"), KeyType::string);
+  EXPECT_EQ(k.type("h"), KeyType::hash);
+  EXPECT_EQ(k.type("z"), KeyType::zset);
+  EXPECT_EQ(k.type("absent"), KeyType::none);
+  EXPECT_EQ(key_type_name(k.type("z")), "zset");
+}
+
+TEST(Keyspace, typed_reads_flag_a_key_of_another_type) {
+  Keyspace k;
+  k.hset("h", "f", "v");
+  bool wrong = false;
+  EXPECT_EQ(k.string_at("h", wrong), nullptr);
+  EXPECT_TRUE(wrong);
+  EXPECT_EQ(k.zset_at("h", wrong), nullptr);
+  EXPECT_TRUE(wrong);
+  ASSERT_NE(k.hash_at("h", wrong), nullptr);
+  EXPECT_FALSE(wrong);
+  EXPECT_EQ(k.hash_at("absent", wrong), nullptr);
+  EXPECT_FALSE(wrong);
+}
+
+TEST(Keyspace, hash_keeps_insertion_order_and_updates_in_place) {
+  Keyspace k;
+  EXPECT_EQ(k.hset("h", "b", "1"), 1);
+  EXPECT_EQ(k.hset("h", "a", "2"), 1);
+  EXPECT_EQ(k.hset("h", "b", "3"), 0);
+  bool wrong = false;
+  const Keyspace::Hash* h = k.hash_at("h", wrong);
+  ASSERT_NE(h, nullptr);
+  EXPECT_EQ(*h, (Keyspace::Hash{{"b", "3"}, {"a", "2"}}));
+  EXPECT_EQ(*Keyspace::hash_field(*h, "a"), "2");
+  EXPECT_EQ(Keyspace::hash_field(*h, "c"), nullptr);
+}
+
+TEST(Keyspace, hdel_of_the_last_field_removes_the_key) {
+  Keyspace k;
+  k.hset("h", "a", "1");
+  k.hset("h", "b", "2");
+  EXPECT_EQ(k.hdel("h", "a"), 1);
+  EXPECT_EQ(k.hdel("h", "a"), 0);
+  EXPECT_TRUE(k.exists("h"));
+  EXPECT_EQ(k.hdel("h", "b"), 1);
+  EXPECT_FALSE(k.exists("h"));
+  EXPECT_EQ(k.hdel("absent", "x"), 0);
+}
+
+TEST(Keyspace, zset_orders_by_score_then_member_bytes_unsigned) {
+  Keyspace k;
+  k.zadd("z", 1, "b");
+  k.zadd("z", 1, "\xff");
+  k.zadd("z", 1, "a");
+  k.zadd("z", 1, "B");
+  k.zadd("z", 0.5, "zz");
+  k.zadd("z", 1, "a\0"s);
+  bool wrong = false;
+  const Keyspace::Zset* z = k.zset_at("z", wrong);
+  ASSERT_NE(z, nullptr);
+  EXPECT_EQ(Keyspace::zrange_by_rank(*z, 0, -1),
+            (Pairs{{"zz", 0.5}, {"B", 1}, {"a", 1}, {"a\0"s, 1}, {"b", 1}, {"\xff", 1}}));
+}
+
+TEST(Keyspace, zadd_counts_new_members_and_moves_updated_scores) {
+  Keyspace k;
+  EXPECT_EQ(k.zadd("z", 1, "a"), 1);
+  EXPECT_EQ(k.zadd("z", 2, "b"), 1);
+  EXPECT_EQ(k.zadd("z", 3, "a"), 0);
+  EXPECT_EQ(k.zadd("z", 3, "a"), 0);
+  bool wrong = false;
+  const Keyspace::Zset* z = k.zset_at("z", wrong);
+  EXPECT_EQ(Keyspace::zrange_by_rank(*z, 0, -1), (Pairs{{"b", 2}, {"a", 3}}));
+  EXPECT_EQ(z->scores.at("a"), 3);
+  EXPECT_EQ(z->scores.size(), 2u);
+  EXPECT_EQ(z->order.size(), 2u);
+}
+
+TEST(Keyspace, zrem_of_the_last_member_removes_the_key) {
+  Keyspace k;
+  k.zadd("z", 1, "a");
+  k.zadd("z", 2, "b");
+  EXPECT_EQ(k.zrem("z", "a"), 1);
+  EXPECT_EQ(k.zrem("z", "a"), 0);
+  EXPECT_TRUE(k.exists("z"));
+  EXPECT_EQ(k.zrem("z", "b"), 1);
+  EXPECT_FALSE(k.exists("z"));
+  EXPECT_EQ(k.zrem("absent", "a"), 0);
+}
+
+TEST(Keyspace, zrange_by_score_is_below_max_exclusive_and_limited) {
+  Keyspace k;
+  for (auto [score, m] : {std::pair{10.0, "a"}, {20.0, "b"}, {20.0, "c"}, {30.0, "d"}}) {
+    k.zadd("z", score, m);
+  }
+  bool wrong = false;
+  const Keyspace::Zset& z = *k.zset_at("z", wrong);
+  EXPECT_EQ(Keyspace::zrange_by_score(z, 20, 100), (Pairs{{"a", 10}}));
+  EXPECT_EQ(Keyspace::zrange_by_score(z, 20.5, 100), (Pairs{{"a", 10}, {"b", 20}, {"c", 20}}));
+  EXPECT_EQ(Keyspace::zrange_by_score(z, 100, 2), (Pairs{{"a", 10}, {"b", 20}}));
+  EXPECT_EQ(Keyspace::zrange_by_score(z, 10, 100), Pairs{});
+  EXPECT_EQ(Keyspace::zrange_by_score(z, 100, 0), Pairs{});
+}
+
+TEST(Keyspace, zrange_by_rank_takes_negative_and_clamped_ranks_as_zrange) {
+  Keyspace k;
+  for (auto [score, m] : {std::pair{1.0, "a"}, {2.0, "b"}, {3.0, "c"}}) k.zadd("z", score, m);
+  bool wrong = false;
+  const Keyspace::Zset& z = *k.zset_at("z", wrong);
+  EXPECT_EQ(Keyspace::zrange_by_rank(z, 0, 0), (Pairs{{"a", 1}}));
+  EXPECT_EQ(Keyspace::zrange_by_rank(z, 1, 5), (Pairs{{"b", 2}, {"c", 3}}));
+  EXPECT_EQ(Keyspace::zrange_by_rank(z, -2, -1), (Pairs{{"b", 2}, {"c", 3}}));
+  EXPECT_EQ(Keyspace::zrange_by_rank(z, -100, 0), (Pairs{{"a", 1}}));
+  EXPECT_EQ(Keyspace::zrange_by_rank(z, 3, 10), Pairs{});
+  EXPECT_EQ(Keyspace::zrange_by_rank(z, 2, 1), Pairs{});
+  EXPECT_EQ(Keyspace::zrange_by_rank(z, 0, -100), Pairs{});
+}
+
+TEST(Keyspace, incr_counts_from_an_absent_key) {
+  Keyspace k;
+  EXPECT_EQ(k.incr("n"), 1);
+  EXPECT_EQ(k.incr("n"), 2);
+  bool wrong = false;
+  EXPECT_EQ(*k.string_at("n", wrong), "2");
+  k.set("m", "41");
+  EXPECT_EQ(k.incr("m"), 42);
+}
+
+TEST(Keyspace, set_replaces_a_value_of_any_type) {
+  Keyspace k;
+  k.hset("h", "f", "v");
+  k.set("h", "now a string");
+  EXPECT_EQ(k.type("h"), KeyType::string);
+  bool wrong = false;
+  EXPECT_EQ(*k.string_at("h", wrong), "now a string");
+}
+
+TEST(Keyspace, del_removes_any_key) {
+  Keyspace k;
+  k.set("s", "v");
+  k.zadd("z", 1, "m");
+  EXPECT_EQ(k.del("s"), 1);
+  EXPECT_EQ(k.del("s"), 0);
+  EXPECT_EQ(k.del("z"), 1);
+  EXPECT_EQ(k.size(), 0u);
+}
+
+TEST(Keyspace, dump_lists_keys_in_byte_order_with_sorted_fields) {
+  Keyspace k;
+  k.zadd("emq:{q}:active", 2000, "j2");
+  k.zadd("emq:{q}:active", 1500.5, "j1");
+  k.hset("emq:{q}:job:j1", "state", "active");
+  k.hset("emq:{q}:job:j1", "attempts", "1");
+  k.set("emq:{q}:seq", "2");
+  k.set("B", "upper first");
+  EXPECT_EQ(k.dump(),
+            "\"B\" string \"upper first\"\n"
+            "\"emq:{q}:active\" zset \"j1\"@1500.5 \"j2\"@2000\n"
+            "\"emq:{q}:job:j1\" hash \"attempts\"=\"1\" \"state\"=\"active\"\n"
+            "\"emq:{q}:seq\" string \"2\"\n");
+  EXPECT_EQ(k.keys(), (std::vector<std::string>{"B", "emq:{q}:active", "emq:{q}:job:j1",
+                                                "emq:{q}:seq"}));
+  EXPECT_EQ(Keyspace().dump(), "");
+}
+
+TEST(Keyspace, equal_data_dumps_equal_whatever_the_insertion_order) {
+  Keyspace a, b;
+  a.hset("h", "x", "1");
+  a.hset("h", "y", "2");
+  a.zadd("z", 1, "m");
+  b.zadd("z", 1, "m");
+  b.hset("h", "y", "2");
+  b.hset("h", "x", "1");
+  EXPECT_EQ(a.dump(), b.dump());
+  EXPECT_TRUE(a == b);
+  b.hset("h", "x", "changed");
+  EXPECT_NE(a.dump(), b.dump());
+  EXPECT_FALSE(a == b);
+}
+
+TEST(Keyspace, dump_tells_types_apart) {
+  Keyspace a, b;
+  a.set("k", "1");
+  b.zadd("k", 1, "1");
+  EXPECT_NE(a.dump(), b.dump());
+}
+
+TEST(Keyspace, quote_bytes_escapes_quotes_backslashes_and_other_bytes) {
+  EXPECT_EQ(quote_bytes("plain {q}:x"), "\"plain {q}:x\"");
+  EXPECT_EQ(quote_bytes("a\"b\\c"), "\"a\\\"b\\\\c\"");
+  EXPECT_EQ(quote_bytes("\0\r\n\x7f\xff"s), "\"\\x00\\x0d\\x0a\\x7f\\xff\"");
+  EXPECT_EQ(quote_bytes(""), "\"\"");
+}
+
+TEST(Keyspace, scores_print_integers_plainly_and_others_with_17_digits) {
+  EXPECT_EQ(format_score(0), "0");
+  EXPECT_EQ(format_score(2000), "2000");
+  EXPECT_EQ(format_score(-3), "-3");
+  EXPECT_EQ(format_score(9007199254740991.0), "9007199254740991");
+  EXPECT_EQ(format_score(1.5), "1.5");
+  EXPECT_EQ(format_score(0.25), "0.25");
+  EXPECT_EQ(format_score(HUGE_VAL), "inf");
+  EXPECT_EQ(format_score(-HUGE_VAL), "-inf");
+}
+
+TEST(Keyspace, clear_empties_the_dataset) {
+  Keyspace k;
+  k.set("a", "1");
+  k.hset("b", "f", "v");
+  EXPECT_EQ(k.size(), 2u);
+  k.clear();
+  EXPECT_EQ(k.size(), 0u);
+  EXPECT_EQ(k.dump(), "");
+}
+
+}  // namespace
+}  // namespace trafikey::sim
