@@ -1,0 +1,38 @@
+// Histories the report tests render: one written step by step on a World (the seed's
+// "one lease across a restart"), and generated runs (sim/run.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "reports/report.h"
+#include "sim/plan.h"
+
+namespace trafikey::reports::testing {
+
+// Two jobs claimed under incarnation 1, then a restart. j1's worker extends after the
+// restart (the stamp moves to incarnation 2) and dies: its expiry is counted and, at
+// max_stalled 1, dead-letters it; its late COMPLETE gets 0. j2 is never extended: its
+// expiry crossed the restart and goes back uncounted (exempt), is claimed again and done.
+std::string crossed_restart_then_extended();
+
+// A generated run (persistence always) with the given fault kinds.
+std::string generated_run(std::uint64_t seed, const std::vector<sim::FaultKind>& faults);
+
+// A generated run (restarts and worker deaths) whose history has a restart, a lease
+// grant and a sweep verdict.
+std::string generated_run_with_restart();
+
+ReportInput input(const std::string& name, const std::string& history);
+
+// Lines of `text` (no trailing empty line).
+std::vector<std::string> lines_of(const std::string& text);
+
+// How often `needle` occurs in `haystack`.
+std::size_t occurrences(const std::string& haystack, const std::string& needle);
+
+// Independent of the reports library: lease grants (CLAIM reply entries) in a history.
+std::size_t claim_grants(const std::string& history);
+
+}  // namespace trafikey::reports::testing

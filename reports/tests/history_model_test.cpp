@@ -1,0 +1,118 @@
+// Reading a history back: leases, verdicts, rows and edges as the replies imply them.
+#include <gtest/gtest.h>
+
+#include "reports/history_model.h"
+#include "reports/tests/fixtures.h"
+#include "sim/world.h"
+
+namespace trafikey::reports {
+namespace {
+
+using testing::crossed_restart_then_extended;
+
+RunModel parse(const std::string& text) {
+  std::string error;
+  auto m = parse_history(text, &error);
+  EXPECT_TRUE(m) << error;
+  return m ? std::move(*m) : RunModel{};
+}
+
+TEST(HistoryModel, a_lease_extended_after_a_restart_is_restamped_by_the_new_incarnation) {
+  const RunModel m = parse(crossed_restart_then_extended());
+  ASSERT_EQ(m.leases.size(), 3u);
+  const Lease& j1 = m.leases[0];
+  EXPECT_EQ(j1.job.id, "j1");
+  ASSERT_EQ(j1.segments.size(), 2u);
+  EXPECT_EQ(j1.segments[0].at.inc, 1);
+  EXPECT_EQ(j1.segments[1].at.inc, 2) << "the extension re-stamps under incarnation 2";
+  EXPECT_EQ(j1.end, LeaseEnd::swept);
+  EXPECT_EQ(j1.end_verdict, "counted-dead");
+  const Lease& j2 = m.leases[1];
+  EXPECT_EQ(j2.end_verdict, "exempt");
+  EXPECT_EQ(m.leases[2].end, LeaseEnd::completed);
+}
+
+TEST(HistoryModel, verdicts_name_the_stamping_and_the_sweeping_incarnation) {
+  const RunModel m = parse(crossed_restart_then_extended());
+  ASSERT_EQ(m.verdicts.size(), 2u);
+  EXPECT_EQ(m.verdicts[0].kind, "exempt");
+  EXPECT_EQ(m.verdicts[0].job.id, "j2");
+  EXPECT_EQ(m.verdicts[0].job.queue, "q") << "the queue comes from the sweep call";
+  EXPECT_EQ(m.verdicts[0].stamp_inc, 1);
+  EXPECT_EQ(m.verdicts[0].at.inc, 2);
+  EXPECT_EQ(m.verdicts[1].kind, "counted-dead");
+  EXPECT_EQ(m.verdicts[1].stamp_inc, 2);
+}
+
+TEST(HistoryModel, final_rows_follow_the_replies) {
+  const RunModel m = parse(crossed_restart_then_extended());
+  const RowState j1 = m.final_rows.at({"q", "j1"});
+  EXPECT_EQ(j1.state, "dead");
+  EXPECT_EQ(j1.stalled, 1);
+  const RowState j2 = m.final_rows.at({"q", "j2"});
+  EXPECT_EQ(j2.state, "done");
+  EXPECT_EQ(j2.attempts, 2);
+  EXPECT_EQ(j2.stalled, 0) << "an exempt recovery charges no budget";
+  ASSERT_EQ(m.refusals.size(), 1u) << "the late COMPLETE of j1";
+  EXPECT_EQ(m.refusals[0].verb, "EMQ.COMPLETE");
+}
+
+TEST(HistoryModel, a_clock_step_moves_where_a_deadline_falls_in_true_time) {
+  for (const auto& [step_ms, reached_t] : {std::pair{500, 500}, std::pair{-50, 1050}}) {
+    sim::World w({});
+    w.begin("test", "{}");
+    w.call("p", {"EMQ.ADD", "q", "j1", "x"});
+    w.call("w", {"EMQ.CLAIM", "q", "1000"});  // deadline st 1000
+    w.advance_to(100);
+    w.step_clock(step_ms);
+    w.advance_to(3000);
+    w.call("s", {"EMQ.STALLED.CHECK", "q", "5"});
+    const RunModel m = parse(w.history().text());
+    ASSERT_EQ(m.leases.size(), 1u);
+    EXPECT_EQ(m.leases[0].segments[0].deadline_st, 1000);
+    EXPECT_EQ(m.leases[0].segments[0].deadline_t, reached_t) << "step " << step_ms;
+  }
+}
+
+TEST(HistoryModel, persistence_loss_rolls_rows_and_leases_back) {
+  sim::WorldOptions o;
+  o.persistence = sim::Persistence::everysec;
+  sim::World w(o);
+  w.begin("test", "{}");
+  w.call("p", {"EMQ.ADD", "q", "j1", "x"});
+  w.advance_to(1000);  // synced: the ADD survives
+  w.advance_to(1500);
+  w.call("w", {"EMQ.CLAIM", "q", "1000"});
+  w.restart();  // loses the CLAIM
+  const RunModel m = parse(w.history().text());
+  ASSERT_EQ(m.leases.size(), 1u);
+  EXPECT_EQ(m.leases[0].end, LeaseEnd::rolled_back);
+  EXPECT_TRUE(m.leases[0].segments[0].rolled_back);
+  EXPECT_EQ(m.final_rows.at({"q", "j1"}).state, "pending");
+  EXPECT_EQ(m.final_rows.at({"q", "j1"}).attempts, 0);
+  EXPECT_EQ((m.edges.at({"pending", "active"}).count), 1) << "the server made the change";
+}
+
+TEST(HistoryModel, a_bad_line_is_named_by_its_number) {
+  const std::string good = crossed_restart_then_extended();
+  const auto lines = testing::lines_of(good);
+  std::string error;
+  EXPECT_FALSE(parse_history(lines[0] + "\n" + lines[1] + "\n{not json\n", &error));
+  EXPECT_EQ(error, "line 3: not valid JSON");
+  EXPECT_FALSE(parse_history(lines[0] + "\n{\"st\":0,\"inc\":1,\"actor\":\"a\",\"phase\":\"x\"}\n", &error));
+  EXPECT_EQ(error, "line 2: field \"t\" (true time) must be an integer");
+  EXPECT_FALSE(parse_history("{\"hello\":1}\n", &error));
+  EXPECT_EQ(error.rfind("line 1: not a trafikey history", 0), 0u) << error;
+  EXPECT_FALSE(parse_history("", &error));
+  EXPECT_EQ(error.rfind("line 1:", 0), 0u) << error;
+}
+
+TEST(HistoryModel, fingerprint_is_the_sha256_the_history_writer_computes) {
+  sim::World w({});
+  w.begin("test", "{}");
+  w.call("p", {"EMQ.ADD", "q", "j1", "x"});
+  EXPECT_EQ(parse(w.history().text()).fingerprint, w.history().fingerprint());
+}
+
+}  // namespace
+}  // namespace trafikey::reports
