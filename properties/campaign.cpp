@@ -89,7 +89,7 @@ CampaignResult run_campaign(const CampaignOptions& options,
         plan = gen(random_for(options.seed, i), size_for(i)).value();
       }
       Slot& slot = slots[static_cast<std::size_t>(i)];
-      slot.run = run_checked(plan, false);
+      slot.run = run_checked(plan, options.keep_histories);
       slot.failed = slot.run.failed();
       if (!slot.failed && options.determinism_every > 0 && i % options.determinism_every == 0) {
         sim::RunOptions hash_only;
@@ -122,6 +122,9 @@ CampaignResult run_campaign(const CampaignOptions& options,
   for (int i = 0; i < options.runs && i <= stop; ++i) {
     const Slot& slot = slots[static_cast<std::size_t>(i)];
     if (!slot.done) continue;
+    if (options.keep_histories) {
+      result.runs.push_back({i, slot.run.summary.history, slot.run.judged, slot.run.violations});
+    }
     if (slot.failed) {
       ++result.failed;
       continue;

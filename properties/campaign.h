@@ -29,6 +29,7 @@ struct CampaignOptions {
   int parallel = 1;
   int determinism_every = 10;  // 0: never
   int shrink_budget = 3000;    // candidate runs tried while shrinking
+  bool keep_histories = false; // keep every run's history text (for a campaign report)
   PlanSpace space = full_space();
 };
 
@@ -48,6 +49,13 @@ struct CampaignResult {
   std::map<std::string, std::int64_t> faults, verdicts, edges, outcomes;
   std::vector<std::int64_t> calls_per_run;  // passed runs, in run order
   std::optional<CampaignFailure> failure;
+  struct RunRecord {  // when keep_histories: every finished run up to the failure
+    int run = 0;
+    std::string history;
+    std::map<std::string, std::int64_t> judged;
+    std::vector<Violation> violations;
+  };
+  std::vector<RunRecord> runs;
 };
 
 // progress(done, total) is called from worker threads after each run (may be empty).

@@ -21,16 +21,22 @@
 #include <string_view>
 #include <vector>
 
+#include "core/invariants.h"
 #include "properties/state_graph.h"
 #include "sim/world.h"
 
 namespace trafikey::properties {
 
+// Whether this checker judges an id of core/invariants.h; the others are judged by the
+// campaign (sim.determinism), the real-server tests (verb.replicated) and the scenario
+// runner (sim.differential).
+bool judged_by_checker(std::string_view invariant);
+
 struct InvariantInfo {
   std::string_view id;
   bool judged_by_checker;
 };
-// Every id of INVARIANTS.md, in the page's order.
+// core/invariants.h's ids with who judges them.
 const std::vector<InvariantInfo>& invariant_ids();
 
 struct Violation {

@@ -2,6 +2,8 @@
 // rendering one history (the per-run section) so the campaign and diff pages reuse it.
 #pragma once
 
+#include "core/invariants.h"
+
 #include <array>
 #include <string>
 #include <string_view>
@@ -13,11 +15,7 @@
 namespace trafikey::reports {
 
 // The ids of shared spec INVARIANTS.md, in the page's order.
-inline constexpr std::array<std::string_view, 13> invariant_ids{
-    "epoch.exempt",     "epoch.counted",     "epoch.stamp",        "epoch.load",
-    "queue.conserve",   "queue.transitions", "queue.fence",        "queue.budget",
-    "verb.atomic",      "verb.replicated",   "liveness.drain",     "sim.determinism",
-    "sim.differential"};
+using trafikey::invariant_ids;  // core/invariants.h
 
 // <!DOCTYPE html> ... <body> with the shared CSS; and the closing tags.
 std::string page_begin(std::string_view title);

@@ -83,7 +83,6 @@ class Runner {
   std::int64_t extend_interval_ms() const {
     return std::max<std::int64_t>(1, plan_.lease_ms * plan_.extend_at_per_mille / 1000);
   }
-  bool liveness() const { return liveness_; }
 
   const CallRecord& call(const std::string& actor, const std::vector<std::string>& argv) {
     std::vector<std::string_view> views(argv.begin(), argv.end());
@@ -151,6 +150,7 @@ class Runner {
   std::uint64_t seq_ = 0, gens_ = 0;
   std::vector<Worker> workers_;
   bool liveness_ = false;
+  bool rate_changed_ = false;  // the server clock runs at a rate other than 1
   std::map<std::string, std::int64_t> faults_applied_;
 };
 
@@ -291,7 +291,10 @@ void Runner::on_fault(const Fault& f) {
     case FaultKind::restart: world_.restart(); break;
     case FaultKind::failover: world_.failover(); break;
     case FaultKind::clock_step: world_.step_clock(f.amount); break;
-    case FaultKind::clock_rate: world_.set_clock_rate(f.amount); break;
+    case FaultKind::clock_rate:
+      world_.set_clock_rate(f.amount);
+      rate_changed_ = f.amount != 1000;
+      break;
     case FaultKind::worker_clock:
       if (Worker* w = worker()) {
         w->clock.step(world_.true_ms(), f.amount);
@@ -330,7 +333,7 @@ void Runner::on_liveness() {
   liveness_ = true;
   world_.phase("liveness");
   world_.disarm_faults();
-  world_.set_clock_rate(1000);
+  if (rate_changed_) world_.set_clock_rate(1000);  // drift off
   if (!world_.module_loaded()) world_.restart();  // the operator brings the server back
   const bool any_alive = std::any_of(workers_.begin(), workers_.end(), [](const Worker& w) { return !w.dead; });
   if (!any_alive) {

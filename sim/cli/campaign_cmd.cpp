@@ -11,6 +11,9 @@
 #include "properties/campaign.h"
 #include "properties/failure_files.h"
 #include "sim/cli/commands.h"
+#ifdef TRAFIKEY_WITH_REPORTS
+#include "reports/report.h"
+#endif
 
 namespace trafikey::cli {
 
@@ -23,6 +26,7 @@ struct CampaignArgs {
   std::string out;
   std::string faults;
   int determinism_every = 10;
+  std::string report;
 };
 
 std::string row(const std::map<std::string, std::int64_t>& counts,
@@ -72,6 +76,67 @@ nlohmann::ordered_json to_json(const properties::CampaignResult& r, const Campai
   return j;
 }
 
+#ifdef TRAFIKEY_WITH_REPORTS
+// The campaign report: every run's history with its invariant table, the failure (shrunk)
+// first-class with its replay command.
+std::string write_campaign_report(const properties::CampaignResult& result, const std::string& path,
+                                  const std::string& replay, const std::string& failure_history,
+                                  int determinism_every) {
+  auto table = [](const std::map<std::string, std::int64_t>& judged,
+                  const std::vector<properties::Violation>& violations) {
+    std::vector<reports::InvariantResult> rows;
+    for (std::string_view id : invariant_ids) {
+      reports::InvariantResult row;
+      row.id = id;
+      auto it = judged.find(row.id);
+      if (it != judged.end() && it->second > 0) {
+        row.judgement = reports::Judgement::pass;
+        row.detail = "judged " + std::to_string(it->second) + " times";
+      }
+      for (const auto& v : violations) {
+        if (v.invariant != row.id) continue;
+        row.judgement = reports::Judgement::fail;
+        row.detail = v.describe();
+        row.history_line = v.history_line;
+        break;
+      }
+      rows.push_back(row);
+    }
+    return rows;
+  };
+  std::vector<reports::ReportInput> inputs;
+  if (result.failure && !failure_history.empty()) {
+    const auto& f = *result.failure;
+    reports::ReportInput input;
+    input.name = "run " + std::to_string(f.run) + " (shrunk)";
+    input.history_text = failure_history;
+    input.invariants = table({}, f.violations);
+    input.failure = reports::FailureInfo{f.invariant, f.violations.front().describe(), "", replay,
+                                         f.violations.front().history_line};
+    input.replay_command = replay;
+    inputs.push_back(std::move(input));
+  }
+  for (const auto& run : result.runs) {
+    reports::ReportInput input;
+    input.name = "run " + std::to_string(run.run);
+    input.history_text = run.history;
+    input.invariants = table(run.judged, run.violations);
+    if (determinism_every > 0 && run.run % determinism_every == 0 && run.violations.empty()) {
+      for (auto& row : *input.invariants) {
+        if (row.id != "sim.determinism") continue;
+        row.judgement = reports::Judgement::pass;
+        row.detail = "run twice: the same fingerprint";
+      }
+    }
+    inputs.push_back(std::move(input));
+  }
+  std::string md = path;
+  if (md.size() > 5 && md.ends_with(".html")) md.resize(md.size() - 5);
+  md += ".md";
+  return reports::write_report(inputs, path, md);
+}
+#endif
+
 }  // namespace
 
 void add_campaign(CLI::App& app) {
@@ -91,12 +156,17 @@ void add_campaign(CLI::App& app) {
   cmd->add_option("--determinism-every", args->determinism_every,
                   "Run every Nth history twice and compare fingerprints (0: never; default 10)")
       ->check(CLI::Range(0, 1000000));
+#ifdef TRAFIKEY_WITH_REPORTS
+  cmd->add_option("--report", args->report,
+                  "Write a campaign report: OUT.html (coverage, run sizes, every run) and OUT.md");
+#endif
   cmd->callback([args] {
     properties::CampaignOptions options;
     options.runs = args->runs;
     options.seed = args->seed;
     options.parallel = args->parallel;
     options.determinism_every = args->determinism_every;
+    options.keep_histories = !args->report.empty();
     if (!args->faults.empty()) {
       auto kinds = sim::parse_fault_list(args->faults);
       if (!kinds) {
@@ -142,9 +212,24 @@ void add_campaign(CLI::App& app) {
               << "  faults  " << row(result.faults, fault_names) << "\n"
               << "  verdicts" << row(result.verdicts, verdict_names) << "\n"
               << "  edges   " << row(result.edges, edge_names) << "\n";
+    auto report = [&](const std::string& replay, const std::string& failure_history) {
+#ifdef TRAFIKEY_WITH_REPORTS
+      if (args->report.empty()) return;
+      const std::string error = write_campaign_report(result, args->report, replay, failure_history,
+                                                      args->determinism_every);
+      if (error.empty()) {
+        std::cout << "report   " << args->report << "\n";
+      } else {
+        std::cout << "report not written: " << error << "\n";
+      }
+#else
+      (void)replay, (void)failure_history;
+#endif
+    };
     if (!result.failure) {
-      std::cout << "summary  " << json_path.string() << "\n"
-                << result.passed << " passed, 0 failed\n";
+      std::cout << "summary  " << json_path.string() << "\n";
+      report("", "");
+      std::cout << result.passed << " passed, 0 failed\n";
       exit_status() = 0;
       return;
     }
@@ -158,9 +243,13 @@ void add_campaign(CLI::App& app) {
     if (!files.error.empty()) std::cout << "  (" << files.error << ")\n";
     std::cout << "  history  " << files.history_path << "\n";
     if (!files.scenario_path.empty()) std::cout << "  scenario " << files.scenario_path << "\n";
-    std::cout << "replay with:\n  trafikey-sim replay "
-              << (files.scenario_path.empty() ? files.history_path : files.scenario_path) << "\n"
-              << result.passed << " passed, 1 failed\n";
+    const std::string replay =
+        "trafikey-sim replay " + (files.scenario_path.empty() ? files.history_path : files.scenario_path);
+    std::cout << "replay with:\n  " << replay << "\n";
+    std::string failure_history;
+    if (std::ifstream in{files.history_path}) failure_history.assign(std::istreambuf_iterator<char>(in), {});
+    report(replay, failure_history);
+    std::cout << result.passed << " passed, 1 failed\n";
     exit_status() = 1;
   });
 }
