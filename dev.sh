@@ -36,7 +36,9 @@ case "${1:-}" in
   main)
     install_missing
     build default
-    exec build/bin/trafikey-sim run --seed 1 --faults restart,failover,clock,death,pause,lost-reply,epoch --out out/run
+    # the embedded default: a property campaign on the simulated server, with a report
+    exec build/bin/trafikey-sim campaign --runs 2000 --seed 1 --parallel "$(nproc)" \
+      --out out/campaign --report out/campaign/report.html
     ;;
   test)
     install_missing
