@@ -1,8 +1,192 @@
 #include "properties/scenario_export.h"
 
+#ifdef TRAFIKEY_WITH_SCENARIO
+
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string_view>
+
+#include "sim/plan.h"
+#include "sim/scenario/reply_pattern.h"
+#include "sim/scenario/scenario.h"
+#include "sim/scenario/write.h"
+
 namespace trafikey::properties {
 
-// Filled in once the scenario language (sim/scenario) lands.
+namespace {
+
+using Json = nlohmann::json;
+namespace scn = trafikey::scenario;
+
+// History strings carry bytes 0x80-0xff as \u0080-\u00ff (sim/history.h); the JSON
+// parser hands them back as UTF-8, which this folds back into single bytes.
+std::string bytes_of(const Json& value) {
+  const std::string utf8 = value.get<std::string>();
+  std::string out;
+  out.reserve(utf8.size());
+  for (std::size_t i = 0; i < utf8.size(); ++i) {
+    const auto c = static_cast<unsigned char>(utf8[i]);
+    if ((c == 0xc2 || c == 0xc3) && i + 1 < utf8.size()) {
+      const auto next = static_cast<unsigned char>(utf8[i + 1]);
+      out += static_cast<char>(((c & 0x1f) << 6) | (next & 0x3f));
+      ++i;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
+std::optional<Reply> reply_of(const Json& j) {
+  if (j.is_number_integer()) return Reply::integer(j.get<std::int64_t>());
+  if (j.is_string()) return Reply::bulk(bytes_of(j));
+  if (j.is_null()) return Reply::nil();
+  if (j.is_array()) {
+    Reply out = Reply::array();
+    for (const Json& item : j) {
+      auto r = reply_of(item);
+      if (!r) return std::nullopt;
+      out.items().push_back(std::move(*r));
+    }
+    return out;
+  }
+  if (j.is_object() && j.contains("simple") && j["simple"].is_string()) return Reply::simple(bytes_of(j["simple"]));
+  if (j.is_object() && j.contains("error") && j["error"].is_string()) return Reply::error(bytes_of(j["error"]));
+  return std::nullopt;
+}
+
+std::int64_t int_field(const Json& j, const char* name, std::int64_t fallback) {
+  return j.contains(name) && j[name].is_number_integer() ? j[name].get<std::int64_t>() : fallback;
+}
+
+// The options and a one-line description of what ran, from the header line.
+bool read_header(const Json& header, scn::Options& options, std::string& what) {
+  if (!header.is_object() || header.value("trafikey", "") != "history") return false;
+  const std::string kind = header.value("kind", "");
+  if (kind == "plan" && header.contains("plan")) {
+    std::string error;
+    const auto plan = sim::parse_plan(header["plan"].dump(), &error);
+    if (!plan) return false;
+    options.persistence = plan->persistence;
+    options.seed = plan->seed;
+    options.snapshot_interval_ms = plan->snapshot_interval_ms;
+    options.replication_lag_ms = plan->replication_lag_ms;
+    what = "a generated run (plan seed " + std::to_string(plan->seed) + ", persistence " +
+           std::string(sim::persistence_name(plan->persistence)) + ", " +
+           std::to_string(plan->faults.size()) + " planned faults)";
+    return true;
+  }
+  if (kind == "scenario" && header.contains("options") && header["options"].is_object()) {
+    const Json& o = header["options"];
+    auto mode = sim::parse_persistence(o.value("persistence", "always"));
+    if (!mode || !o.contains("seed") || !o["seed"].is_number_unsigned()) return false;
+    options.persistence = *mode;
+    options.seed = o["seed"].get<std::uint64_t>();
+    options.snapshot_interval_ms = int_field(o, "snapshot_interval_ms", options.snapshot_interval_ms);
+    options.replication_lag_ms = int_field(o, "replication_lag_ms", options.replication_lag_ms);
+    what = "a scenario run (\"" + header.value("title", "") + "\")";
+    return true;
+  }
+  return false;
+}
+
+// One history line as steps (none for lines without a server effect).
+bool add_steps(const Json& line, std::vector<scn::Step>& steps) {
+  if (!line.is_object() || !line.contains("t") || !line["t"].is_number_integer()) return false;
+  const std::int64_t t = line["t"].get<std::int64_t>();
+  if (line.contains("call")) {
+    if (!line["call"].is_array() || !line.contains("reply") || !line.contains("actor")) return false;
+    scn::Call call;
+    call.client = bytes_of(line["actor"]);
+    for (const Json& arg : line["call"]) {
+      if (!arg.is_string()) return false;
+      call.argv.push_back(bytes_of(arg));
+    }
+    auto reply = reply_of(line["reply"]);
+    if (!reply) return false;
+    call.expect = scn::exact_pattern(*reply);
+    if (line.value("lost", false)) steps.push_back({t, 0, scn::Lose{call.client}});
+    steps.push_back({t, 0, std::move(call)});
+    return true;
+  }
+  if (!line.contains("fault") || !line["fault"].is_string()) return true;  // verdict, phase, end
+  const std::string fault = line["fault"].get<std::string>();
+  if (fault == "restart" || fault == "failover") {
+    // A process that did not load the module had an epoch fault armed: which one shows in
+    // the run_id it read (empty: the read failed; otherwise malformed). Arming it right
+    // before the start is the same as arming it when the plan did; a fault the liveness
+    // phase disarmed before any start never shows here, as it had no effect.
+    if (!line.value("module", true)) {
+      const bool read_failed = line.value("run_id", "").empty();
+      steps.push_back({t, 0, scn::EpochFault{read_failed ? scn::EpochFault::Kind::fail
+                                                         : scn::EpochFault::Kind::malformed}});
+    }
+    if (fault == "restart") {
+      steps.push_back({t, 0, scn::Restart{}});
+    } else {
+      steps.push_back({t, 0, scn::Failover{}});
+    }
+  } else if (fault == "clock_step") {
+    steps.push_back({t, 0, scn::ClockStep{int_field(line, "delta_ms", 0)}});
+  } else if (fault == "clock_rate") {
+    steps.push_back({t, 0, scn::Drift{static_cast<double>(int_field(line, "rate_per_mille", 1000)) / 1000.0}});
+  }
+  // start (the first process), epoch_fail/epoch_malformed (see above), and the actors'
+  // own events (worker_death, worker_pause, worker_resume, worker_clock, worker_start)
+  // have no server effect: the calls they led to, or did not, are all in the history.
+  return true;
+}
+
+}  // namespace
+
+std::string export_scenario(const std::string& history_text, const std::vector<Violation>& violations) {
+  std::vector<std::string_view> lines;
+  for (std::size_t start = 0; start < history_text.size();) {
+    std::size_t end = history_text.find('\n', start);
+    if (end == std::string::npos) end = history_text.size();
+    lines.emplace_back(history_text.data() + start, end - start);
+    start = end + 1;
+  }
+  if (lines.empty()) return {};
+  scn::Scenario scenario;
+  std::string what;
+  if (!read_header(Json::parse(lines[0], nullptr, false), scenario.options, what)) return {};
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    if (lines[i].empty()) continue;
+    if (!add_steps(Json::parse(lines[i], nullptr, false), scenario.steps)) return {};
+  }
+  const std::int64_t last_ms = scenario.steps.empty() ? 0 : scenario.steps.back().time_ms;
+  scenario.steps.push_back({last_ms, 0, scn::CheckInvariants{}});
+  scenario.title = violations.empty() ? "replay of " + what
+                                      : "replay: " + violations.front().describe();
+  if (scn::find_defect(scenario)) return {};
+
+  std::string out = "# Exported from the history of " + what + ".\n"
+                    "# Every call is here with the reply the server gave, spelled out; faults are\n"
+                    "# steps. Worker deaths, pauses and worker clock jumps are not: they have no\n"
+                    "# server effect, and the calls they caused (or did not) are all here.\n";
+  for (const Violation& v : violations) {
+    std::string line = v.describe();
+    // a comment ends at the newline: facts spanning lines would break the file
+    for (char& c : line) {
+      if (c == '\n' || c == '\r') c = ' ';
+    }
+    out += "# broken: " + line + "\n";
+  }
+  out += "\n";
+  return out + scn::write_scenario(scenario);
+}
+
+}  // namespace trafikey::properties
+
+#else
+
+namespace trafikey::properties {
+
+// The scenario language (sim/scenario) is not built in: nothing to export to.
 std::string export_scenario(const std::string&, const std::vector<Violation>&) { return {}; }
 
 }  // namespace trafikey::properties
+
+#endif

@@ -114,8 +114,12 @@ std::string find_server_binary() {
 
 // ---- ServerConnection
 
-ServerConnection::ServerConnection(int port, std::chrono::milliseconds timeout) {
-  context_ = redisConnectWithTimeout("127.0.0.1", port, to_timeval(timeout));
+ServerConnection::ServerConnection(int port, std::chrono::milliseconds timeout)
+    : ServerConnection("127.0.0.1", port, timeout) {}
+
+ServerConnection::ServerConnection(const std::string& host, int port,
+                                   std::chrono::milliseconds timeout) {
+  context_ = redisConnectWithTimeout(host.c_str(), port, to_timeval(timeout));
   if (context_ != nullptr && context_->err == 0) {
     redisSetTimeout(context_, to_timeval(command_timeout));
   }

@@ -45,7 +45,8 @@ struct ServerConfig {
 
 class ServerConnection {
  public:
-  ServerConnection(int port, std::chrono::milliseconds timeout);
+  ServerConnection(int port, std::chrono::milliseconds timeout);  // on 127.0.0.1
+  ServerConnection(const std::string& host, int port, std::chrono::milliseconds timeout);
   ~ServerConnection();
   ServerConnection(ServerConnection&& other) noexcept;
   ServerConnection& operator=(ServerConnection&& other) noexcept;

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <string>
+#include <vector>
 
 namespace trafikey::cli {
 
@@ -12,6 +14,12 @@ void add_run(CLI::App& app);
 void add_replay(CLI::App& app);
 void add_campaign(CLI::App& app);
 void add_report(CLI::App& app);  // built when reports/ is (TRAFIKEY_WITH_REPORTS)
+// Built with the scenario language (TRAFIKEY_WITH_SCENARIOS).
+void add_scenario(CLI::App& app);
+void add_export(CLI::App& app);
+// Runs scenario files on the sim and prints one line each and the counts; the exit status
+// (scenario_cmd.cpp). `replay FILE.scn` shares it.
+int run_scenario_files(const std::vector<std::string>& files, const std::string& report_path);
 
 // Exit status a subcommand's callback sets; main returns it.
 int& exit_status();

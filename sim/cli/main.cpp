@@ -20,6 +20,10 @@ int main(int argc, char** argv) {
 #ifdef TRAFIKEY_WITH_REPORTS
   trafikey::cli::add_report(app);
 #endif
+#ifdef TRAFIKEY_WITH_SCENARIOS
+  trafikey::cli::add_scenario(app);
+  trafikey::cli::add_export(app);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -74,8 +74,14 @@ void add_replay(CLI::App& app) {
 "replay",
       "Rerun a history (history.jsonl) with every invariant checked; exit 0 only when every "
       "line and the fingerprint match and no invariant breaks");
-  cmd->add_option("FILE", *file, "A history written by run or campaign")->required();
+  cmd->add_option("FILE", *file, "A history written by run or campaign, or a scenario file (.scn), which runs on the sim")->required();
   cmd->callback([file] {
+#ifdef TRAFIKEY_WITH_SCENARIOS
+    if (file->ends_with(".scn")) {  // a scenario file: run it on the sim
+      exit_status() = run_scenario_files({*file}, "");
+      return;
+    }
+#endif
     std::ifstream in(*file, std::ios::binary);
     if (!in) {
       std::cerr << "trafikey-sim replay: cannot read " << *file << "\n";

@@ -1,0 +1,76 @@
+// run_on_real: one scenario against a real valkey-server / redis-server with trafikey.so,
+// and the differential check against the simulated server (shared spec SCENARIO.md,
+// INVARIANTS sim.differential).
+//
+// Two targets:
+//   --server HOST:PORT   a running server with the module loaded. The runner deletes the
+//                        scenario's keys first (every key of each queue it names, and the
+//                        keys its plain commands name: nothing else). It cannot restart
+//                        that server, so files with `restart` are skipped.
+//   --server-bin PATH    the runner starts PATH itself for each file (RealServer: a free
+//                        loopback port, a temporary directory, the module loaded, AOF on),
+//                        and stops it at the end. `restart` is SHUTDOWN and a new process
+//                        on the same directory. Persistence: `always` runs with
+//                        appendfsync always; `none` with the AOF off, so a restart starts
+//                        empty; `everysec` and `snapshot` lose writes at a restart only in
+//                        the sim's model (a SHUTDOWN writes everything), so their files
+//                        with `restart` are skipped.
+// Files with sim-only steps (failover, clock, drift, epoch, lose) are skipped with the
+// line of the first one. Times are real waits: step `at T` runs once T ms have passed on a
+// steady clock since the scenario started (the server started and answered). Each client
+// name has its own connection. Replies are hiredis' RESP2 replies as core Replys, with
+// every run_id rewritten to the sim's run_id of the same incarnation (differential.h
+// RunIdMap), so expectations written for the sim hold here too.
+//
+// `check invariants` on a real server judges what it can observe of the server, not of a
+// ground-truth ledger:
+//   queue.conserve   each member of pending/active/done/dead of every scenario queue is
+//                    in exactly one set, has a row (a hash) whose `state` names that set
+//                    (ids whose row the scenario itself DELeted are ghosts and excused),
+//                    and every row with a `state` has its id in a set (no half-written job)
+//   queue.budget     failures <= max_failures; a dead row's `dead_reason` names a spent
+//                    budget (failed: failures >= max_failures; stalled: stalled >= 1)
+//   epoch.stamp      every active row's lease_epoch is the run_id of a process this run
+//                    started
+//   epoch.load       at each start, EMQ.EPOCH answers the run_id INFO server prints
+//   epoch.exempt, epoch.counted   for each member a STALLED.CHECK judged, from its row
+//                    read just before the sweep: a lease stamped by the sweeping process
+//                    gets stalled + 1 and is dead exactly when that reaches max_stalled;
+//                    any other keeps `stalled` and goes back to pending
+//   verb.atomic      DEBUG DIGEST is unchanged across every call answered with an error
+//                    (or with the 0 of "nothing done"), when the server allows DEBUG
+// Not observable here: queue.transitions and queue.fence (they need the ledger).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "sim/scenario/run_result.h"
+#include "sim/scenario/scenario.h"
+
+namespace trafikey::scenario {
+
+struct RealTarget {
+  std::string host;          // --server: a running server (port > 0)
+  int port = 0;
+  std::string server_bin;    // --server-bin: the runner starts this binary
+  std::string module_path;   // trafikey.so for --server-bin (absolute)
+
+  bool starts_server() const { return !server_bin.empty(); }
+  std::string describe() const;  // "redis-server /usr/bin/redis-server" or "HOST:PORT"
+};
+
+// Why `scenario` cannot run on `target`, naming the line that stops it; empty when it can.
+std::string real_skip_reason(const Scenario& scenario, const RealTarget& target);
+
+// Runs a file real_skip_reason allows (otherwise: skipped, with the reason). A server that
+// cannot be started or reached fails the run with the reason as the failure.
+RunResult run_on_real(const Scenario& scenario, const RealTarget& target);
+
+// sim.differential: runs the scenario on the sim and on `target`; failed when either run
+// fails (the failure says which) or when their replies or final keyspaces differ (the
+// failure names the line or key, invariant "sim.differential", the sim's side as
+// expected and the real side as actual).
+RunResult run_differential(const Scenario& scenario, const RealTarget& target);
+
+}  // namespace trafikey::scenario

@@ -1,0 +1,141 @@
+// The scenario runner on a real server (run_real.h): a running server (--server) and one
+// the runner starts (--server-bin); what it skips and why; what `check invariants`
+// observes there; and the differential check against the sim.
+#include <gtest/gtest.h>
+
+#include "module/runner/run_real.h"
+#include "module/tests/real_server.h"
+#include "sim/scenario/parse.h"
+
+namespace trafikey::scenario {
+namespace {
+
+Scenario parse(const std::string& text) {
+  auto parsed = parse_scenario(text, "test.scn");
+  EXPECT_TRUE(parsed.ok()) << (parsed.ok() ? "" : to_string(parsed.error()));
+  return parsed.ok() ? parsed.value() : Scenario{};
+}
+
+RealTarget server_bin() {
+  RealTarget target;
+  target.server_bin = real::find_server_binary();
+  target.module_path = TRAFIKEY_MODULE_PATH;
+  return target;
+}
+
+std::string why(const RunResult& r) {
+  return r.failure ? describe_failure("test.scn", *r.failure) : r.skip_reason;
+}
+
+constexpr const char* header = "scenario \"t\"\noption seed 1\n";
+
+TEST(RunReal, a_running_server_runs_the_file_and_loses_only_the_scenarios_keys) {
+  real::RealServer server(real::ServerConfig{TRAFIKEY_MODULE_PATH, {}, {}});
+  real::ServerConnection c = server.connect();
+  c.call({"SET", "keep:me", "1"});
+  c.call({"HSET", "emq:{orders}:job:j1", "state", "done"});  // left by an earlier run
+  c.call({"SET", "scratch", "old"});
+  RealTarget target;
+  target.host = "127.0.0.1";
+  target.port = server.port();
+  const Scenario s = parse(std::string(header) +
+                           "at 0 a: EMQ.ADD orders j1 x => 1\n"
+                           "at 0 a: TYPE scratch => none\n"
+                           "at 0 a: EMQ.EPOCH => 5c017cf0d6fa2f3baec463746955b3584154a280\n"
+                           "at 0 check invariants\n");
+  const RunResult r = run_on_real(s, target);
+  EXPECT_EQ(r.verdict, Verdict::passed) << why(r);
+  EXPECT_EQ(c.call({"GET", "keep:me"}), Reply::bulk("1"));
+  EXPECT_EQ(r.incarnations, 1);
+}
+
+TEST(RunReal, restart_needs_a_server_the_runner_started) {
+  RealTarget target;
+  target.host = "127.0.0.1";
+  target.port = 1;
+  const Scenario s = parse(std::string(header) + "at 0 a: EMQ.ADD q j x\nat 5 restart\n");
+  EXPECT_EQ(real_skip_reason(s, target),
+            "restart at line 4: the runner cannot restart a server it did not start (use --server-bin)");
+  EXPECT_EQ(run_on_real(s, target).verdict, Verdict::skipped);
+  EXPECT_EQ(real_skip_reason(s, server_bin()), "");
+}
+
+TEST(RunReal, sim_only_steps_and_lossy_restarts_are_skipped_naming_the_line) {
+  EXPECT_EQ(real_skip_reason(parse(std::string(header) + "at 0 a: EMQ.ADD q j x\nat 5 lose a\n"), server_bin()),
+            "sim-only step at line 4: lose a");
+  EXPECT_EQ(real_skip_reason(parse("scenario \"t\"\noption persistence everysec\nat 5 restart\n"), server_bin()),
+            "restart at line 3 under persistence everysec: the sim loses the writes since the last sync, "
+            "a real SHUTDOWN keeps them all");
+  EXPECT_EQ(real_skip_reason(parse("scenario \"t\"\noption persistence none\nat 5 restart\n"), server_bin()), "");
+}
+
+TEST(RunReal, run_ids_are_mapped_to_the_sims_by_incarnation) {
+  const Scenario s = parse(std::string(header) +
+                           "at 0 p: EMQ.ADD q j1 x => 1\n"
+                           "at 0 w: EMQ.CLAIM q 100 => [[j1 1 x]]\n"
+                           "at 0 check row q j1 lease_epoch=5c017cf0d6fa2f3baec463746955b3584154a280\n"
+                           "at 20 restart\n"
+                           "at 20 a: EMQ.EPOCH => 7a3a662cb7c1e246376332a92e84a72b227adff6\n"
+                           "at 200 s: EMQ.STALLED.CHECK q 1 => [recovered [j1] dead [] ghosts [] lanes []]\n"
+                           "at 200 w: EMQ.CLAIM q 100 => [[j1 2 x]]\n"
+                           "at 200 a: EMQ.JOB q j1 => [attempts \"2\" failures \"0\" lease_epoch "
+                           "7a3a662cb7c1e246376332a92e84a72b227adff6 max_failures \"3\" payload x state active]\n"
+                           "at 200 check invariants\n");
+  const RunResult r = run_on_real(s, server_bin());
+  EXPECT_EQ(r.verdict, Verdict::passed) << why(r);
+  EXPECT_EQ(r.incarnations, 2);
+  // What the real runner observed of the invariants.
+  for (const char* id : {"queue.conserve", "queue.budget", "epoch.stamp", "epoch.load", "epoch.exempt",
+                         "epoch.counted", "verb.atomic"}) {
+    EXPECT_GT(r.judged.count(id) ? r.judged.at(id) : 0, 0) << id;
+  }
+  EXPECT_TRUE(r.breaks.empty());
+}
+
+TEST(RunReal, check_invariants_reports_what_the_server_shows) {
+  const Scenario s = parse(std::string(header) +
+                           "at 0 a: EMQ.ADD q j1 x => 1\n"
+                           "at 0 a: EMQ.ADD q j2 x => 1\n"
+                           "at 0 op: HSET \"emq:{q}:job:j1\" state done\n"
+                           "at 0 op: ZREM \"emq:{q}:pending\" j2\n"
+                           "at 1 check invariants\n");
+  const RunResult r = run_on_real(s, server_bin());
+  ASSERT_EQ(r.verdict, Verdict::failed);
+  EXPECT_EQ(r.failure->line, 7);
+  EXPECT_EQ(r.failure->invariant, "queue.conserve");
+  EXPECT_NE(r.failure->actual.find("j1 is in pending but its row says state done"), std::string::npos)
+      << r.failure->actual;
+  ASSERT_EQ(r.breaks.size(), 2u);
+  EXPECT_NE(r.breaks[1].description.find("the row of j2 says state pending but the id is in no set"),
+            std::string::npos)
+      << r.breaks[1].description;
+}
+
+TEST(RunReal, a_server_that_does_not_start_fails_the_file_with_the_reason) {
+  RealTarget target = server_bin();
+  target.server_bin = "/bin/false";
+  const RunResult r = run_on_real(parse(std::string(header) + "at 0 a: EMQ.ADD q j1 x => 1\n"), target);
+  ASSERT_EQ(r.verdict, Verdict::failed);
+  EXPECT_NE(r.failure->actual.find("real_server"), std::string::npos) << r.failure->actual;
+}
+
+TEST(RunReal, the_differential_check_compares_replies_and_final_keys) {
+  const Scenario same = parse(std::string(header) +
+                              "at 0 p: EMQ.ADD q j1 x => 1\n"
+                              "at 0 w: EMQ.CLAIM q 100 => _\n"
+                              "at 0 w: EMQ.COMPLETE q j1 1 => _\n"
+                              "at 0 a: ZRANGE \"emq:{q}:done\" 0 -1 WITHSCORES => _\n");
+  const RunResult agree = run_differential(same, server_bin());
+  EXPECT_EQ(agree.verdict, Verdict::passed) << why(agree);
+  EXPECT_EQ(agree.judged.at("sim.differential"), 1);
+  EXPECT_FALSE(agree.final_keys.empty());
+
+  // The sim's plain ZADD takes no flags (sim/plain.h); a real server's does.
+  const RunResult differ = run_differential(parse(std::string(header) + "at 0 a: ZADD z NX 1 m => _\n"), server_bin());
+  ASSERT_EQ(differ.verdict, Verdict::failed);
+  EXPECT_EQ(differ.failure->invariant, "sim.differential");
+  EXPECT_EQ(differ.failure->line, 3);
+}
+
+}  // namespace
+}  // namespace trafikey::scenario

@@ -1,0 +1,254 @@
+// trafikey-sim scenario FILE...: run scenario files (shared spec SCENARIO.md) on the
+// simulated server, or on a real server (--server / --server-bin), or on both and compare
+// (--differential, INVARIANTS sim.differential).
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "core/args.h"
+#include "properties/checker.h"
+#include "sim/cli/commands.h"
+#include "sim/scenario/parse.h"
+#include "sim/scenario/run_sim.h"
+#ifdef TRAFIKEY_WITH_REAL_SERVER
+#include "module/runner/run_real.h"
+#endif
+#ifdef TRAFIKEY_WITH_REPORTS
+#include "reports/report.h"
+#endif
+
+namespace trafikey::cli {
+
+namespace {
+
+struct ScenarioArgs {
+  std::vector<std::string> files;
+  std::string server;      // HOST:PORT
+  std::string server_bin;  // PATH
+  std::string module_path;
+  bool differential = false;
+  std::string report;
+};
+
+struct Counts {
+  int passed = 0, failed = 0, skipped = 0;
+  bool unparsed = false;
+};
+
+std::optional<std::string> read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+#ifdef TRAFIKEY_WITH_REPORTS
+reports::ReportInput report_input(const std::string& file, const scenario::RunResult& result) {
+  reports::ReportInput input;
+  input.name = input.source = file;
+  input.history_text = result.history;
+  input.replay_command = "trafikey-sim scenario " + file;
+  std::vector<reports::InvariantResult> table;
+  for (const auto& info : properties::invariant_ids()) {
+    reports::InvariantResult row;
+    row.id = info.id;
+    auto judged = result.judged.find(row.id);
+    if (judged != result.judged.end() && judged->second > 0) {
+      row.judgement = reports::Judgement::pass;
+      row.detail = "judged " + std::to_string(judged->second) + " times";
+    }
+    for (const auto& b : result.breaks) {
+      if (b.invariant == row.id) {
+        row.judgement = reports::Judgement::fail;
+        row.detail = b.description;
+        break;
+      }
+    }
+    table.push_back(row);
+  }
+  input.invariants = table;
+  if (result.failure) {
+    reports::FailureInfo failure;
+    failure.invariant = result.failure->invariant;
+    failure.message = scenario::describe_failure(file, *result.failure);
+    failure.replay_command = input.replay_command;
+    input.failure = failure;
+  }
+  return input;
+}
+#endif
+
+}  // namespace
+
+int run_scenario_files(const std::vector<std::string>& files, const std::string& report_path) {
+  ScenarioArgs args;
+  args.files = files;
+  args.report = report_path;
+  Counts counts;
+#ifdef TRAFIKEY_WITH_REPORTS
+  std::vector<reports::ReportInput> inputs;
+#endif
+  for (const std::string& file : args.files) {
+    const auto text = read_text(file);
+    if (!text) {
+      std::cout << file << ": cannot read the file\n";
+      ++counts.failed;
+      counts.unparsed = true;
+      continue;
+    }
+    auto parsed = scenario::parse_scenario(*text, file);
+    if (!parsed.ok()) {
+      std::cout << scenario::to_string(parsed.error()) << "\n";
+      ++counts.failed;
+      counts.unparsed = true;
+      continue;
+    }
+    const scenario::RunResult result = scenario::run_on_sim(parsed.value(), {file, !args.report.empty()});
+    if (result.verdict == scenario::Verdict::passed) {
+      std::cout << "passed  " << file << "\n";
+      ++counts.passed;
+    } else {
+      std::cout << scenario::describe_failure(file, *result.failure);
+      ++counts.failed;
+    }
+#ifdef TRAFIKEY_WITH_REPORTS
+    if (!args.report.empty()) inputs.push_back(report_input(file, result));
+#endif
+  }
+#ifdef TRAFIKEY_WITH_REPORTS
+  if (!args.report.empty()) {
+    if (auto bad = reports::write_report(inputs, args.report); !bad.empty()) {
+      std::cout << "--report: " << bad << "\n";
+      counts.unparsed = true;
+    } else {
+      std::cout << "report  " << args.report << "\n";
+    }
+  }
+#endif
+  std::cout << counts.passed << " passed, " << counts.failed << " failed, " << counts.skipped << " skipped\n";
+  if (counts.unparsed) return 2;
+  return counts.failed > 0 ? 1 : 0;
+}
+
+namespace {
+
+#ifdef TRAFIKEY_WITH_REAL_SERVER
+int run_on_real_server(const ScenarioArgs& args) {
+  scenario::RealTarget target;
+  if (!args.server_bin.empty()) {
+    target.server_bin = args.server_bin;
+    target.module_path = args.module_path;
+  } else {
+    const auto colon = args.server.rfind(':');
+    const auto port = colon == std::string::npos ? std::nullopt : parse_int64(args.server.substr(colon + 1));
+    if (!port || *port < 1 || *port > 65535 || colon == 0) {
+      std::cout << "--server: expected HOST:PORT, found '" << args.server << "'\n";
+      return 2;
+    }
+    target.host = args.server.substr(0, colon);
+    target.port = static_cast<int>(*port);
+  }
+  Counts counts;
+  std::vector<std::string> skipped;
+  for (const std::string& file : args.files) {
+    const auto text = read_text(file);
+    if (!text) {
+      std::cout << file << ": cannot read the file\n";
+      ++counts.failed;
+      counts.unparsed = true;
+      continue;
+    }
+    auto parsed = scenario::parse_scenario(*text, file);
+    if (!parsed.ok()) {
+      std::cout << scenario::to_string(parsed.error()) << "\n";
+      ++counts.failed;
+      counts.unparsed = true;
+      continue;
+    }
+    const scenario::RunResult result = args.differential ? scenario::run_differential(parsed.value(), target)
+                                                         : scenario::run_on_real(parsed.value(), target);
+    switch (result.verdict) {
+      case scenario::Verdict::passed:
+        std::cout << "passed  " << file << (args.differential ? " (sim and real agree)" : "") << "\n";
+        ++counts.passed;
+        break;
+      case scenario::Verdict::failed:
+        std::cout << scenario::describe_failure(file, *result.failure);
+        ++counts.failed;
+        break;
+      case scenario::Verdict::skipped:
+        std::cout << "skipped " << file << ": " << result.skip_reason << "\n";
+        skipped.push_back(file);
+        ++counts.skipped;
+        break;
+    }
+  }
+  if (!skipped.empty()) {
+    std::cout << "skipped on " << target.describe() << ":";
+    for (const auto& f : skipped) std::cout << " " << f;
+    std::cout << "\n";
+  }
+  std::cout << counts.passed << " passed, " << counts.failed << " failed, " << counts.skipped << " skipped\n";
+  if (counts.unparsed) return 2;
+  return counts.failed > 0 ? 1 : 0;
+}
+#endif
+
+}  // namespace
+
+void add_scenario(CLI::App& app) {
+  auto args = std::make_shared<ScenarioArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "scenario",
+      "Run scenario files (.scn): on the simulated server with every invariant checked, or on a "
+      "real server with the module. Exit 0 when every expectation held, 1 when one did not, 2 "
+      "when a file does not parse; the last line is 'N passed, N failed, N skipped'");
+  cmd->add_option("FILE", args->files, "Scenario files")->required();
+#ifdef TRAFIKEY_WITH_REAL_SERVER
+  auto* server = cmd->add_option(
+      "--server", args->server,
+      "HOST:PORT of a running server with trafikey loaded; files with sim-only steps or "
+      "restart are skipped and listed. The scenario's keys are deleted first");
+  auto* bin = cmd->add_option(
+      "--server-bin", args->server_bin,
+      "A valkey-server/redis-server binary the runner starts per file (module loaded, AOF on) "
+      "and restarts for 'restart'; times become real waits");
+  server->excludes(bin);
+  bin->excludes(server);
+  cmd->add_option("--module", args->module_path, "trafikey.so for --server-bin (default: the one built with this binary)")
+      ->default_str(TRAFIKEY_MODULE_PATH);
+  cmd->add_flag("--differential", args->differential,
+                "Run each real-capable file on the sim and on the real server and require the same "
+                "replies and final keyspace (run_ids mapped by incarnation, server-time scores not compared)");
+#endif
+#ifdef TRAFIKEY_WITH_REPORTS
+  cmd->add_option("--report", args->report, "Also write an HTML report of the sim runs (OUT.html)");
+#endif
+  cmd->callback([args] {
+#ifdef TRAFIKEY_WITH_REAL_SERVER
+    if (args->module_path.empty()) args->module_path = TRAFIKEY_MODULE_PATH;
+    if (!args->server.empty() || !args->server_bin.empty()) {
+      if (!args->report.empty()) {
+        std::cout << "--report covers runs on the sim only: leave out --server/--server-bin\n";
+        exit_status() = 2;
+        return;
+      }
+      exit_status() = run_on_real_server(*args);
+      return;
+    }
+    if (args->differential) {
+      std::cout << "--differential needs --server HOST:PORT or --server-bin PATH\n";
+      exit_status() = 2;
+      return;
+    }
+#endif
+    exit_status() = run_scenario_files(args->files, args->report);
+  });
+}
+
+}  // namespace trafikey::cli

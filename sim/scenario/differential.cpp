@@ -1,0 +1,167 @@
+#include "sim/scenario/differential.h"
+
+#include <algorithm>
+
+#include "core/args.h"
+#include "core/keys.h"
+#include "sim/keyspace.h"
+#include "sim/plain.h"
+#include "sim/scenario/reply_pattern.h"
+
+namespace trafikey::scenario {
+
+namespace {
+
+std::string upper(std::string_view s) {
+  std::string out(s);
+  for (char& c : out) {
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  }
+  return out;
+}
+
+std::string queue_prefix(std::string_view queue) { return "emq:{" + std::string(queue) + "}:"; }
+
+constexpr std::string_view server_time = "<server time>";
+
+}  // namespace
+
+bool ScenarioKeys::wanted(std::string_view key) const {
+  if (plain_keys.contains(std::string(key))) return true;
+  return std::any_of(queues.begin(), queues.end(),
+                     [&](const std::string& q) { return key.starts_with(queue_prefix(q)); });
+}
+
+bool ScenarioKeys::time_scored(std::string_view key) const {
+  return std::any_of(queues.begin(), queues.end(), [&](const std::string& q) {
+    const QueueKeys k(q);
+    return key == k.active() || key == k.done() || key == k.dead();
+  });
+}
+
+ScenarioKeys scenario_keys(const Scenario& scenario) {
+  ScenarioKeys keys;
+  for (const Step& step : scenario.steps) {
+    const auto* call = std::get_if<Call>(&step.action);
+    if (!call || call->argv.size() < 2) continue;
+    const std::string verb = upper(call->argv[0]);
+    if (verb.starts_with("EMQ.")) {
+      if (valid_queue_name(call->argv[1])) keys.queues.insert(call->argv[1]);
+    } else if (verb == "DEL" || verb == "EXISTS") {
+      keys.plain_keys.insert(call->argv.begin() + 1, call->argv.end());
+    } else {
+      keys.plain_keys.insert(call->argv[1]);
+    }
+  }
+  for (const Step& step : scenario.steps) {
+    if (const auto* row = std::get_if<CheckRow>(&step.action)) {
+      if (valid_queue_name(row->queue)) keys.queues.insert(row->queue);
+    } else if (const auto* set = std::get_if<CheckSet>(&step.action)) {
+      if (valid_queue_name(set->queue)) keys.queues.insert(set->queue);
+    }
+  }
+  return keys;
+}
+
+std::string normalised_key_text(std::string_view key, const KeyValue& value,
+                                const ScenarioKeys& keys) {
+  std::string out(key_type_name(value.type));
+  switch (value.type) {
+    case KeyType::string: out += " " + sim::quote_bytes(value.value); break;
+    case KeyType::hash: {
+      auto fields = value.items;
+      std::sort(fields.begin(), fields.end());
+      for (const auto& [f, v] : fields) out += " " + f + "=" + sim::quote_bytes(v);
+      break;
+    }
+    case KeyType::zset: {
+      if (keys.time_scored(key)) {
+        std::vector<std::string> members;
+        for (const auto& [m, score] : value.items) members.push_back(m);
+        std::sort(members.begin(), members.end());
+        out += " (server-time scores)";
+        for (const auto& m : members) out += " " + sim::quote_bytes(m);
+      } else {
+        for (const auto& [m, score] : value.items) out += " " + sim::quote_bytes(m) + ":" + score;
+      }
+      break;
+    }
+    default: break;
+  }
+  return out;
+}
+
+Reply normalised_reply(const CallTrace& call, const ScenarioKeys& keys) {
+  const Reply& reply = call.reply;
+  if (call.argv.size() < 2 || !keys.time_scored(call.argv[1]) || reply.is_error()) return reply;
+  const std::string verb = upper(call.argv[0]);
+  if (verb == "ZSCORE" && reply.kind() == Reply::Kind::bulk) return Reply::bulk(server_time);
+  const bool withscores = std::any_of(call.argv.begin() + 2, call.argv.end(), [](const std::string& a) {
+    return upper(a) == "WITHSCORES";
+  });
+  if (verb == "ZRANGE" && withscores && reply.kind() == Reply::Kind::array) {
+    std::vector<std::string> members;
+    for (std::size_t i = 0; i < reply.items().size(); i += 2) members.push_back(reply.items()[i].text());
+    std::sort(members.begin(), members.end());
+    Reply out = Reply::array();
+    for (const auto& m : members) {
+      out.items().push_back(Reply::bulk(m));
+      out.items().push_back(Reply::bulk(server_time));
+    }
+    return out;
+  }
+  return reply;
+}
+
+void RunIdMap::add(std::string real_run_id, std::string sim_run_id) {
+  if (real_run_id.empty()) return;
+  pairs_.emplace_back(std::move(real_run_id), std::move(sim_run_id));
+}
+
+std::string RunIdMap::map(const std::string& value) const {
+  for (const auto& [real, sim] : pairs_) {
+    if (value == real) return sim;
+  }
+  return value;
+}
+
+Reply RunIdMap::map(const Reply& reply) const {
+  switch (reply.kind()) {
+    case Reply::Kind::bulk: return Reply::bulk(map(reply.text()));
+    case Reply::Kind::simple: return Reply::simple(map(reply.text()));
+    case Reply::Kind::array: {
+      Reply out = Reply::array();
+      for (const Reply& item : reply.items()) out.items().push_back(map(item));
+      return out;
+    }
+    default: return reply;
+  }
+}
+
+std::optional<Difference> first_difference(const RunResult& sim, const RunResult& real,
+                                           const ScenarioKeys& keys) {
+  constexpr std::string_view none = "(none)";
+  const std::size_t n = std::max(sim.calls.size(), real.calls.size());
+  for (std::size_t i = 0; i < n; ++i) {
+    const CallTrace* s = i < sim.calls.size() ? &sim.calls[i] : nullptr;
+    const CallTrace* r = i < real.calls.size() ? &real.calls[i] : nullptr;
+    Difference d{(s ? s : r)->line, "the reply", std::string(none), std::string(none)};
+    if (s) d.sim = to_notation(normalised_reply(*s, keys));
+    if (r) d.real = to_notation(normalised_reply(*r, keys));
+    if (!s || !r || normalised_reply(*s, keys) != normalised_reply(*r, keys)) return d;
+  }
+  std::set<std::string> names;
+  for (const auto& entry : sim.final_keys) names.insert(entry.first);
+  for (const auto& entry : real.final_keys) names.insert(entry.first);
+  for (const std::string& key : names) {
+    auto s = sim.final_keys.find(key);
+    auto r = real.final_keys.find(key);
+    Difference d{0, "final key " + sim::quote_bytes(key),
+                 s == sim.final_keys.end() ? std::string(none) : s->second,
+                 r == real.final_keys.end() ? std::string(none) : r->second};
+    if (d.sim != d.real) return d;
+  }
+  return std::nullopt;
+}
+
+}  // namespace trafikey::scenario

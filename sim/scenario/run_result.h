@@ -1,0 +1,64 @@
+// RunResult: what running one scenario gave, whichever server ran it (the simulated one,
+// sim/scenario/run_sim.h, or a real one, module/runner/run_real.h).
+//
+// A run walks the steps in order and stops at the first step whose expectation does not
+// hold; that step is the failure, quoted with its source line, what the file expected and
+// what the server gave. Besides the verdict a run keeps what the differential check
+// (differential.h) compares: every call with its reply, and the final keyspace of the
+// scenario's keys, already normalised (run_id values in the sim's spelling, see there).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/reply.h"
+
+namespace trafikey::scenario {
+
+enum class Verdict : std::uint8_t { passed, failed, skipped };
+std::string_view verdict_name(Verdict verdict);  // "passed", "failed", "skipped"
+
+struct StepFailure {
+  int line = 0;           // 1-based source line of the step (0: not from a file)
+  std::string step;       // the step as write_step prints it
+  std::string expected;   // in scenario notation
+  std::string actual;
+  std::string invariant;  // `check invariants`: the id of the first broken invariant
+};
+
+// One call as the server answered it (the reply even when the client lost it).
+struct CallTrace {
+  int line = 0;
+  std::string client;
+  std::vector<std::string> argv;
+  Reply reply = Reply::nil();
+  bool lost = false;
+};
+
+// A broken invariant as the run saw it: the id and one line of facts.
+struct InvariantBreak {
+  std::string invariant;
+  std::string description;
+};
+
+struct RunResult {
+  Verdict verdict = Verdict::passed;
+  std::optional<StepFailure> failure;  // when failed
+  std::string skip_reason;             // when skipped
+  std::vector<CallTrace> calls;        // in order, up to the failure
+  // Final keyspace of the scenario's keys: key -> normalised text (differential.h).
+  std::map<std::string, std::string> final_keys;
+  std::vector<InvariantBreak> breaks;          // every broken invariant seen, in order
+  std::map<std::string, std::int64_t> judged;  // invariant id -> times judged
+  std::string history;                         // the sim's history (JSON Lines); real: empty
+  int incarnations = 0;                        // server processes the run started
+};
+
+// "FILE:LINE: failed: STEP\n  expected: E\n  actual:   A\n" (and the invariant when set).
+std::string describe_failure(std::string_view file, const StepFailure& failure);
+
+}  // namespace trafikey::scenario

@@ -1,0 +1,313 @@
+// The scenario runner on the simulated server (run_sim.h), the differential check's
+// normalisation (differential.h), and replay files (properties/scenario_export.h): a
+// generated run exported as a scenario replays with every reply matching.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "properties/scenario_export.h"
+#include "sim/plan.h"
+#include "sim/run.h"
+#include "sim/scenario/differential.h"
+#include "sim/scenario/parse.h"
+#include "sim/scenario/run_sim.h"
+#include "sim/scenario/write.h"
+
+namespace trafikey::scenario {
+namespace {
+
+Scenario parse(const std::string& text) {
+  auto parsed = parse_scenario(text, "test.scn");
+  EXPECT_TRUE(parsed.ok()) << (parsed.ok() ? "" : to_string(parsed.error()));
+  return parsed.ok() ? parsed.value() : Scenario{};
+}
+
+RunResult run(const std::string& text, std::vector<properties::Violation>* violations = nullptr) {
+  return run_on_sim(parse(text), {"test.scn", true}, violations);
+}
+
+constexpr const char* header = "scenario \"t\"\noption seed 1\n";
+
+TEST(RunSim, passes_when_every_expectation_holds) {
+  const RunResult r = run(std::string(header) +
+                          "at 0 a: EMQ.ADD orders j1 hello => 1\n"
+                          "at 0 a: EMQ.CLAIM orders 1000 => [[j1 1 hello]]\n"
+                          "at 0 check row orders j1 state=active stalled=-\n"
+                          "at 0 check set orders active j1\n"
+                          "at 0 check invariants\n");
+  EXPECT_EQ(r.verdict, Verdict::passed);
+  EXPECT_FALSE(r.failure);
+  ASSERT_EQ(r.calls.size(), 2u);
+  EXPECT_EQ(r.calls[1].line, 4);
+  EXPECT_EQ(r.incarnations, 1);
+  EXPECT_NE(r.history.find("\"kind\":\"scenario\""), std::string::npos);
+  EXPECT_GT(r.judged.at("queue.conserve"), 0);
+}
+
+TEST(RunSim, the_first_failing_call_is_reported_with_line_expected_and_actual) {
+  const RunResult r = run(std::string(header) +
+                          "at 0 a: EMQ.ADD orders j1 hello => 1\n"
+                          "at 0 a: EMQ.ADD orders j1 hello => 1\n"
+                          "at 0 a: EMQ.ADD orders j2 hello => 0\n");
+  ASSERT_EQ(r.verdict, Verdict::failed);
+  EXPECT_EQ(r.failure->line, 4);
+  EXPECT_EQ(r.failure->step, "at 0 a: EMQ.ADD orders j1 hello => 1");
+  EXPECT_EQ(r.failure->expected, "1");
+  EXPECT_EQ(r.failure->actual, "0");
+  EXPECT_EQ(r.calls.size(), 2u) << "the run stops at the first failure";
+  EXPECT_EQ(describe_failure("f.scn", *r.failure),
+            "f.scn:4: failed: at 0 a: EMQ.ADD orders j1 hello => 1\n"
+            "  expected: 1\n"
+            "  actual:   0\n");
+}
+
+TEST(RunSim, a_row_check_names_every_field_it_checked) {
+  const RunResult r = run(std::string(header) +
+                          "at 0 a: EMQ.ADD orders j1 hello => 1\n"
+                          "at 0 check row orders j1 state=active stalled=- payload=hello\n");
+  ASSERT_EQ(r.verdict, Verdict::failed);
+  EXPECT_EQ(r.failure->expected, "state=active stalled=- payload=hello");
+  EXPECT_EQ(r.failure->actual, "state=pending stalled=- payload=hello");
+
+  const RunResult absent = run(std::string(header) + "at 0 check row orders j1 state=pending\n");
+  EXPECT_EQ(absent.failure->actual, "no row: no such key");
+  const RunResult all_absent = run(std::string(header) + "at 0 check row orders j1 state=-\n");
+  EXPECT_EQ(all_absent.verdict, Verdict::passed);
+}
+
+TEST(RunSim, a_set_check_compares_members_in_order) {
+  const RunResult r = run(std::string(header) +
+                          "at 0 a: EMQ.ADD orders j2 x => 1\n"
+                          "at 0 a: EMQ.ADD orders j1 x => 1\n"
+                          "at 0 check set orders pending j2 j1\n"
+                          "at 0 check set orders pending j1 j2\n");
+  ASSERT_EQ(r.verdict, Verdict::failed);
+  EXPECT_EQ(r.failure->line, 6);
+  EXPECT_EQ(r.failure->expected, "[j1 j2]");
+  EXPECT_EQ(r.failure->actual, "[j2 j1]");
+}
+
+TEST(RunSim, check_invariants_fails_naming_the_invariant_and_its_facts) {
+  // A plain HSET corrupts the row behind the queue's back: pending, but says done.
+  std::vector<properties::Violation> violations;
+  const RunResult r = run(std::string(header) +
+                              "at 0 a: EMQ.ADD orders j1 hello => 1\n"
+                              "at 0 op: HSET \"emq:{orders}:job:j1\" state done => 0\n"
+                              "at 10 check invariants\n",
+                          &violations);
+  ASSERT_EQ(r.verdict, Verdict::failed);
+  EXPECT_EQ(r.failure->line, 5);
+  EXPECT_EQ(r.failure->invariant, "queue.conserve");
+  EXPECT_EQ(r.failure->expected, "every invariant holds");
+  EXPECT_NE(r.failure->actual.find("j1 is in pending but its row says state done"), std::string::npos)
+      << r.failure->actual;
+  ASSERT_FALSE(violations.empty());
+  EXPECT_EQ(violations.front().invariant, "queue.conserve");
+  ASSERT_FALSE(r.breaks.empty());
+  EXPECT_EQ(r.breaks.front().invariant, "queue.conserve");
+}
+
+TEST(RunSim, a_lost_reply_is_matched_against_what_the_server_answered) {
+  const RunResult r = run(std::string(header) +
+                          "at 0 lose a\n"
+                          "at 0 a: EMQ.ADD orders j1 hello => 0\n");
+  ASSERT_EQ(r.verdict, Verdict::failed);
+  EXPECT_EQ(r.failure->actual, "1 (the server's reply; a lost it and saw a timeout)");
+  ASSERT_EQ(r.calls.size(), 1u);
+  EXPECT_TRUE(r.calls[0].lost);
+}
+
+TEST(RunSim, faults_are_world_steps) {
+  // drift 2: a 400 ms lease runs out in 200 ms of true time; the restart is a new epoch.
+  const RunResult r = run(std::string(header) +
+                          "at 0 a: EMQ.ADD q j1 x => 1\n"
+                          "at 0 drift 2\n"
+                          "at 0 w: EMQ.CLAIM q 400 => [[j1 1 x]]\n"
+                          "at 250 s: EMQ.STALLED.CHECK q 1 => [recovered [] dead [j1] ghosts [] lanes []]\n"
+                          "at 250 clock -10000\n"
+                          "at 250 restart\n"
+                          "at 250 epoch malformed\n"
+                          "at 250 failover\n"
+                          "at 250 s: EMQ.EPOCH => _\n");
+  EXPECT_EQ(r.verdict, Verdict::passed) << (r.failure ? describe_failure("", *r.failure) : "");
+  EXPECT_EQ(r.incarnations, 3);
+  ASSERT_EQ(r.calls.size(), 4u);
+  EXPECT_EQ(r.calls[3].reply.kind(), Reply::Kind::error) << "no module after a malformed run_id";
+  EXPECT_NE(r.history.find("\"fault\":\"clock_rate\",\"rate_per_mille\":2000"), std::string::npos);
+}
+
+TEST(RunSim, sim_run_ids_are_what_each_incarnation_answers) {
+  Options options;
+  options.seed = 7;
+  const std::vector<std::string> ids = sim_run_ids(options, 2);
+  ASSERT_EQ(ids.size(), 3u);
+  const RunResult r = run("scenario \"t\"\noption seed 7\n"
+                          "at 0 a: EMQ.EPOCH => " + ids[1] + "\n"
+                          "at 1 restart\n"
+                          "at 1 a: EMQ.EPOCH => " + ids[2] + "\n");
+  EXPECT_EQ(r.verdict, Verdict::passed);
+}
+
+// ---- differential.h
+
+TEST(Differential, keys_are_the_queues_and_the_plain_commands_keys) {
+  const Scenario s = parse(std::string(header) +
+                           "at 0 a: EMQ.ADD orders j1 x => 1\n"
+                           "at 0 a: HSET plain f v\n"
+                           "at 0 a: DEL k1 k2\n"
+                           "at 0 check set other pending\n");
+  const ScenarioKeys keys = scenario_keys(s);
+  EXPECT_EQ(keys.queues, (std::set<std::string>{"orders", "other"}));
+  EXPECT_EQ(keys.plain_keys, (std::set<std::string>{"plain", "k1", "k2"}));
+  EXPECT_TRUE(keys.wanted("emq:{orders}:job:j1"));
+  EXPECT_FALSE(keys.wanted("emq:{ord}:job:j1"));
+  EXPECT_TRUE(keys.time_scored("emq:{orders}:active"));
+  EXPECT_TRUE(keys.time_scored("emq:{orders}:done"));
+  EXPECT_TRUE(keys.time_scored("emq:{orders}:dead"));
+  EXPECT_FALSE(keys.time_scored("emq:{orders}:pending"));
+}
+
+TEST(Differential, time_scored_sets_compare_members_only_and_the_rest_exactly) {
+  ScenarioKeys keys;
+  keys.queues = {"q"};
+  KeyValue active{KeyType::zset, {}, {{"j2", "1700000000100"}, {"j1", "1700000000200"}}};
+  KeyValue sim_active{KeyType::zset, {}, {{"j1", "100"}, {"j2", "200"}}};
+  EXPECT_EQ(normalised_key_text("emq:{q}:active", active, keys),
+            normalised_key_text("emq:{q}:active", sim_active, keys));
+  KeyValue pending{KeyType::zset, {}, {{"j1", "1"}, {"j2", "2"}}};
+  KeyValue swapped{KeyType::zset, {}, {{"j2", "1"}, {"j1", "2"}}};
+  EXPECT_NE(normalised_key_text("emq:{q}:pending", pending, keys),
+            normalised_key_text("emq:{q}:pending", swapped, keys));
+  KeyValue row{KeyType::hash, {}, {{"state", "active"}, {"attempts", "1"}}};
+  EXPECT_EQ(normalised_key_text("emq:{q}:job:j1", row, keys), "hash attempts=\"1\" state=\"active\"");
+}
+
+TEST(Differential, replies_differ_at_the_first_call_and_times_are_normalised) {
+  ScenarioKeys keys;
+  keys.queues = {"q"};
+  RunResult sim, real;
+  sim.calls = {{3, "a", {"ZSCORE", "emq:{q}:done", "j1"}, Reply::bulk("150"), false},
+               {4, "a", {"EMQ.STATS", "q"}, Reply::integer(1), false}};
+  real.calls = {{3, "a", {"ZSCORE", "emq:{q}:done", "j1"}, Reply::bulk("1700000000150"), false},
+                {4, "a", {"EMQ.STATS", "q"}, Reply::integer(2), false}};
+  const auto d = first_difference(sim, real, keys);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(d->line, 4);
+  EXPECT_EQ(d->sim, "1");
+  EXPECT_EQ(d->real, "2");
+
+  real.calls[1].reply = Reply::integer(1);
+  EXPECT_FALSE(first_difference(sim, real, keys));
+  real.final_keys["emq:{q}:seq"] = "string \"1\"";
+  const auto key = first_difference(sim, real, keys);
+  ASSERT_TRUE(key);
+  EXPECT_EQ(key->line, 0);
+  EXPECT_EQ(key->sim, "(none)");
+}
+
+TEST(Differential, run_ids_map_by_incarnation) {
+  RunIdMap ids;
+  ids.add("real1", "sim1");
+  ids.add("real2", "sim2");
+  const Reply job = Reply::array({Reply::bulk("lease_epoch"), Reply::bulk("real2"), Reply::bulk("state")});
+  EXPECT_EQ(ids.map(job), Reply::array({Reply::bulk("lease_epoch"), Reply::bulk("sim2"), Reply::bulk("state")}));
+  EXPECT_EQ(ids.map(std::string("real1")), "sim1");
+  EXPECT_EQ(ids.map(std::string("real12")), "real12");
+}
+
+// ---- replay files
+
+std::vector<sim::FaultKind> every_fault_kind() {
+  return *sim::parse_fault_list("restart,failover,clock,death,pause,lost-reply,epoch,ghost,lane");
+}
+
+// A generated run, exported, replays on the sim with every reply as the run had it. This
+// is the determinism of the persistence grid (sim/world.h): syncs do not depend on which
+// instants the driver visits. Any divergence here is a bug to report, not to tolerate.
+TEST(Export, a_generated_run_with_every_fault_kind_replays_reply_for_reply) {
+  int runs = 0;
+  std::map<std::string, std::int64_t> faults_seen;
+  for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    for (auto mode : {sim::Persistence::always, sim::Persistence::everysec, sim::Persistence::snapshot,
+                      sim::Persistence::none}) {
+      sim::PlanChoices choices;
+      choices.seed = seed;
+      choices.persistence = mode;
+      choices.safety_ms = 6000;
+      choices.fault_kinds = every_fault_kind();
+      const sim::RunPlan plan = sim::draw_plan(choices);
+      const sim::RunSummary summary = sim::run_plan(plan);
+      for (const auto& [kind, n] : summary.faults) faults_seen[kind] += n;
+      const std::string text = properties::export_scenario(summary.history, {});
+      ASSERT_FALSE(text.empty()) << "seed " << seed;
+      auto parsed = parse_scenario(text, "export.scn");
+      ASSERT_TRUE(parsed.ok()) << to_string(parsed.error());
+      const RunResult r = run_on_sim(parsed.value(), {"export.scn", false});
+      ASSERT_EQ(r.verdict, Verdict::passed)
+          << "seed " << seed << ", persistence " << sim::persistence_name(mode) << "\n"
+          << describe_failure("export.scn", *r.failure);
+      // every call of the history is a step with its reply spelled out
+      std::size_t calls = 0;
+      for (const Step& step : parsed.value().steps) {
+        if (const auto* call = std::get_if<Call>(&step.action)) {
+          ++calls;
+          ASSERT_TRUE(call->expect);
+          EXPECT_NE(call->expect->kind, ReplyPattern::Kind::any);
+        }
+      }
+      EXPECT_EQ(static_cast<std::int64_t>(calls), summary.calls);
+      ++runs;
+    }
+  }
+  EXPECT_EQ(runs, 160);
+  for (auto kind : every_fault_kind()) {
+    EXPECT_GT(faults_seen[std::string(sim::fault_name(kind))], 0) << sim::fault_name(kind) << " never ran";
+  }
+}
+
+TEST(Export, an_exported_failing_history_replays_the_failure) {
+  std::vector<properties::Violation> violations;
+  const RunResult failing = run(std::string(header) +
+                                    "at 0 a: EMQ.ADD orders j1 hello => 1\n"
+                                    "at 5 op: HSET \"emq:{orders}:job:j1\" state done\n"
+                                    "at 9 a: EMQ.STATS orders\n",
+                                &violations);
+  ASSERT_EQ(failing.verdict, Verdict::passed) << "no expectation, no `check invariants`";
+  ASSERT_FALSE(violations.empty());
+  const std::string text = properties::export_scenario(failing.history, violations);
+  EXPECT_NE(text.find("# broken: queue.conserve"), std::string::npos) << text;
+  auto parsed = parse_scenario(text, "replay.scn");
+  ASSERT_TRUE(parsed.ok()) << to_string(parsed.error()) << "\n" << text;
+  EXPECT_EQ(parsed.value().title.rfind("replay: queue.conserve", 0), 0u) << parsed.value().title;
+  EXPECT_TRUE(std::holds_alternative<CheckInvariants>(parsed.value().steps.back().action));
+  const RunResult replay = run_on_sim(parsed.value(), {"replay.scn", false});
+  ASSERT_EQ(replay.verdict, Verdict::failed);
+  EXPECT_EQ(replay.failure->invariant, "queue.conserve");
+  EXPECT_EQ(replay.calls.size(), failing.calls.size()) << "every call matched before the check";
+}
+
+TEST(Export, bytes_outside_ascii_come_back_as_the_same_bytes) {
+  // History strings carry bytes 0x80-0xff as \u0080-\u00ff (sim/history.h); the exporter
+  // must fold them back, or a UTF-8 looking pair (c3 a9) would change length.
+  const RunResult original = run(std::string(header) +
+                                 "at 0 a: EMQ.ADD \"q\\xff\" \"j\\xc3\\xa9\" \"\\x00\\x01\\x7f\\x80\"\n"
+                                 "at 0 a: EMQ.CLAIM \"q\\xff\" 100\n");
+  ASSERT_EQ(original.verdict, Verdict::passed);
+  const std::string text = properties::export_scenario(original.history, {});
+  auto parsed = parse_scenario(text, "bytes.scn");
+  ASSERT_TRUE(parsed.ok()) << to_string(parsed.error()) << "\n" << text;
+  const auto& claim = std::get<Call>(parsed.value().steps[1].action);
+  EXPECT_EQ(claim.argv[1], "q\xff");
+  EXPECT_EQ(*claim.expect, exact_pattern(Reply::array({Reply::array(
+                               {Reply::bulk("j\xc3\xa9"), Reply::integer(1), Reply::bulk(std::string("\x00\x01\x7f\x80", 4))})})));
+  EXPECT_EQ(run_on_sim(parsed.value()).verdict, Verdict::passed);
+}
+
+TEST(Export, a_history_that_is_not_one_exports_nothing) {
+  EXPECT_EQ(properties::export_scenario("", {}), "");
+  EXPECT_EQ(properties::export_scenario("{\"trafikey\":\"other\"}\n", {}), "");
+}
+
+}  // namespace
+}  // namespace trafikey::scenario
