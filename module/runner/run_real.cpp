@@ -62,22 +62,6 @@ std::string info_field(const std::string& text, std::string_view field) {
   return {};
 }
 
-std::string field_list(const std::vector<FieldCheck>& fields,
-                       const std::vector<std::optional<std::string>>& values) {
-  std::string out;
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-    if (i) out += ' ';
-    out += write_word(fields[i].field) + "=" + (values[i] ? write_word(*values[i]) : "-");
-  }
-  return out;
-}
-
-std::string id_list(const std::vector<std::string>& ids) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < ids.size(); ++i) out += (i ? " " : "") + write_word(ids[i]);
-  return out + "]";
-}
-
 using Row = std::map<std::string, std::string>;
 
 std::int64_t count_of(const Row& row, const std::string& field, std::int64_t absent) {

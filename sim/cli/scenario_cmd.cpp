@@ -47,6 +47,24 @@ std::optional<std::string> read_text(const std::string& path) {
   return buffer.str();
 }
 
+// Reads and parses one file; on failure prints why (file and line), counts it as failed
+// and unparseable (exit 2) and answers nullopt.
+std::optional<scenario::Scenario> load(const std::string& file, Counts& counts) {
+  const auto text = read_text(file);
+  std::optional<scenario::Scenario> out;
+  if (!text) {
+    std::cout << file << ": cannot read the file\n";
+  } else if (auto parsed = scenario::parse_scenario(*text, file); !parsed.ok()) {
+    std::cout << scenario::to_string(parsed.error()) << "\n";
+  } else {
+    out = std::move(parsed.value());
+    return out;
+  }
+  ++counts.failed;
+  counts.unparsed = true;
+  return out;
+}
+
 #ifdef TRAFIKEY_WITH_REPORTS
 reports::ReportInput report_input(const std::string& file, const scenario::RunResult& result) {
   reports::ReportInput input;
@@ -94,21 +112,9 @@ int run_scenario_files(const std::vector<std::string>& files, const std::string&
   std::vector<reports::ReportInput> inputs;
 #endif
   for (const std::string& file : args.files) {
-    const auto text = read_text(file);
-    if (!text) {
-      std::cout << file << ": cannot read the file\n";
-      ++counts.failed;
-      counts.unparsed = true;
-      continue;
-    }
-    auto parsed = scenario::parse_scenario(*text, file);
-    if (!parsed.ok()) {
-      std::cout << scenario::to_string(parsed.error()) << "\n";
-      ++counts.failed;
-      counts.unparsed = true;
-      continue;
-    }
-    const scenario::RunResult result = scenario::run_on_sim(parsed.value(), {file, !args.report.empty()});
+    auto parsed = load(file, counts);
+    if (!parsed) continue;
+    const scenario::RunResult result = scenario::run_on_sim(*parsed, {file, !args.report.empty()});
     if (result.verdict == scenario::Verdict::passed) {
       std::cout << "passed  " << file << "\n";
       ++counts.passed;
@@ -156,22 +162,10 @@ int run_on_real_server(const ScenarioArgs& args) {
   Counts counts;
   std::vector<std::string> skipped;
   for (const std::string& file : args.files) {
-    const auto text = read_text(file);
-    if (!text) {
-      std::cout << file << ": cannot read the file\n";
-      ++counts.failed;
-      counts.unparsed = true;
-      continue;
-    }
-    auto parsed = scenario::parse_scenario(*text, file);
-    if (!parsed.ok()) {
-      std::cout << scenario::to_string(parsed.error()) << "\n";
-      ++counts.failed;
-      counts.unparsed = true;
-      continue;
-    }
-    const scenario::RunResult result = args.differential ? scenario::run_differential(parsed.value(), target)
-                                                         : scenario::run_on_real(parsed.value(), target);
+    auto parsed = load(file, counts);
+    if (!parsed) continue;
+    const scenario::RunResult result = args.differential ? scenario::run_differential(*parsed, target)
+                                                         : scenario::run_on_real(*parsed, target);
     switch (result.verdict) {
       case scenario::Verdict::passed:
         std::cout << "passed  " << file << (args.differential ? " (sim and real agree)" : "") << "\n";

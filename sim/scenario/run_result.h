@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/reply.h"
+#include "sim/scenario/scenario.h"
 
 namespace trafikey::scenario {
 
@@ -60,5 +61,10 @@ struct RunResult {
 
 // "FILE:LINE: failed: STEP\n  expected: E\n  actual:   A\n" (and the invariant when set).
 std::string describe_failure(std::string_view file, const StepFailure& failure);
+
+// How both runners print what a `check row` / `check set` saw: `f=v g=-` and `[a b]`.
+std::string field_list(const std::vector<FieldCheck>& fields,
+                       const std::vector<std::optional<std::string>>& values);
+std::string id_list(const std::vector<std::string>& ids);
 
 }  // namespace trafikey::scenario

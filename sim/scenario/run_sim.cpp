@@ -39,22 +39,6 @@ std::string header_json(const Scenario& scenario, std::string_view file) {
   return out;
 }
 
-std::string field_list(const std::vector<FieldCheck>& fields,
-                       const std::vector<std::optional<std::string>>& values) {
-  std::string out;
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-    if (i) out += ' ';
-    out += write_word(fields[i].field) + "=" + (values[i] ? write_word(*values[i]) : "-");
-  }
-  return out;
-}
-
-std::string id_list(const std::vector<std::string>& ids) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < ids.size(); ++i) out += (i ? " " : "") + write_word(ids[i]);
-  return out + "]";
-}
-
 std::string key_kind(KeyType type) {
   return type == KeyType::none ? "no such key" : "the key holds a " + std::string(key_type_name(type));
 }
