@@ -20,6 +20,7 @@ struct CallReply;
 struct User;
 struct ServerInfo;
 struct Command;
+struct Key;
 
 inline constexpr int ok = 0;
 inline constexpr int err = 1;
@@ -31,6 +32,30 @@ inline constexpr int reply_error = 1;
 inline constexpr int reply_integer = 2;
 inline constexpr int reply_array = 3;
 inline constexpr int reply_null = 4;
+
+// RedisModule_OpenKey modes
+inline constexpr int key_open_read = 1 << 0;
+inline constexpr int key_open_write = 1 << 1;
+
+// RedisModule_KeyType
+inline constexpr int keytype_empty = 0;
+inline constexpr int keytype_string = 1;
+inline constexpr int keytype_list = 2;
+inline constexpr int keytype_hash = 3;
+inline constexpr int keytype_set = 4;
+inline constexpr int keytype_zset = 5;
+
+// RedisModule_HashGet / HashSet flags: none (fields and values are module strings)
+inline constexpr int hash_none = 0;
+
+// RedisModule_ZsetAdd output flags
+inline constexpr int zadd_added = 1 << 2;
+inline constexpr int zadd_updated = 1 << 3;
+
+// RedisModule_NotifyKeyspaceEvent classes (NOTIFY_* in server.h)
+inline constexpr int notify_generic = 1 << 2;
+inline constexpr int notify_hash = 1 << 6;
+inline constexpr int notify_zset = 1 << 7;
 
 // RedisModule_GetContextFlags
 inline constexpr int ctx_flags_primary = 1 << 2;
@@ -145,6 +170,25 @@ struct Api {
   std::size_t (*CallReplyLength)(CallReply* reply) = nullptr;
   CallReply* (*CallReplyArrayElement)(CallReply* reply, std::size_t idx) = nullptr;
   void (*FreeCallReply)(CallReply* reply) = nullptr;
+  // low-level key access (the verbs' hot reads and writes; see module/host.h)
+  Key* (*OpenKey)(Ctx* ctx, String* keyname, int mode) = nullptr;  // READ: NULL when absent
+  void (*CloseKey)(Key* key) = nullptr;                              // NULL is fine
+  int (*DeleteKey)(Key* key) = nullptr;
+  int (*KeyType)(Key* key) = nullptr;                                // NULL: empty
+  std::size_t (*ValueLength)(Key* key) = nullptr;
+  int (*HashGet)(Key* key, int flags, ...) = nullptr;  // field, String** out, ..., NULL
+  int (*HashSet)(Key* key, int flags, ...) = nullptr;  // field, value, ..., NULL
+  int (*ZsetAdd)(Key* key, double score, String* ele, int* flagsptr) = nullptr;
+  int (*ZsetRem)(Key* key, String* ele, int* deleted) = nullptr;
+  int (*ZsetScore)(Key* key, String* ele, double* score) = nullptr;
+  int (*ZsetFirstInScoreRange)(Key* key, double min, double max, int minex, int maxex) = nullptr;
+  String* (*ZsetRangeCurrentElement)(Key* key, double* score) = nullptr;
+  int (*ZsetRangeNext)(Key* key) = nullptr;
+  int (*ZsetRangeEndReached)(Key* key) = nullptr;
+  void (*ZsetRangeStop)(Key* key) = nullptr;
+  // the effects of low-level writes: replication/AOF and keyspace events
+  int (*Replicate)(Ctx* ctx, const char* cmd, const char* fmt, ...) = nullptr;
+  int (*NotifyKeyspaceEvent)(Ctx* ctx, int type, const char* event, String* key) = nullptr;
   // replies
   int (*ReplyWithLongLong)(Ctx* ctx, long long value) = nullptr;
   int (*ReplyWithSimpleString)(Ctx* ctx, const char* text) = nullptr;

@@ -1,8 +1,7 @@
 #include "module/host.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
+#include <limits>
 #include <vector>
 
 #include "core/errors.h"
@@ -51,21 +50,6 @@ Outcome<std::optional<std::string>> optional_string(const CallResult& result) {
   return std::optional<std::string>(string_of(result.get()));
 }
 
-std::optional<double> parse_score(std::string_view text) {
-  const std::string copy(text);  // strtod needs a terminator
-  char* end = nullptr;
-  const double score = std::strtod(copy.c_str(), &end);
-  if (copy.empty() || end != copy.c_str() + copy.size()) return std::nullopt;
-  return score;
-}
-
-// An exclusive ZRANGE BYSCORE bound: "(" and the shortest text that round-trips.
-std::string exclusive_bound(double value) {
-  char buffer[40];
-  std::snprintf(buffer, sizeof buffer, "(%.17g", value);
-  return buffer;
-}
-
 class ModuleString {
  public:
   ModuleString(abi::Ctx* ctx, std::string_view bytes)
@@ -80,42 +64,118 @@ class ModuleString {
   abi::String* str_;
 };
 
+// A READ open of a missing key is NULL: empty.
+int key_type(abi::Key* key) { return key ? api.KeyType(key) : abi::keytype_empty; }
+
+// One key opened through the low-level API for the length of one write.
+class OpenedKey {
+ public:
+  OpenedKey(abi::Ctx* ctx, abi::String* name, int mode) : key_(api.OpenKey(ctx, name, mode)) {}
+  ~OpenedKey() {
+    if (key_) api.CloseKey(key_);
+  }
+  OpenedKey(const OpenedKey&) = delete;
+  OpenedKey& operator=(const OpenedKey&) = delete;
+
+  abi::Key* get() const { return key_; }
+  int type() const { return key_type(key_); }
+
+ private:
+  abi::Key* key_;
+};
+
+// The bytes of a module string.
+std::string copy_of(const abi::String* str) {
+  std::size_t len = 0;
+  const char* ptr = api.StringPtrLen(str, &len);
+  return std::string(ptr, len);
+}
+
+Reply wrong_type() { return errors::error(errors::wrong_type); }
+
 constexpr int write_key_flags =
     static_cast<int>(abi::key_insert | abi::key_update | abi::key_delete);
 
 }  // namespace
 
 ModuleHost::~ModuleHost() {
+  end_reads();
   if (user_) api.FreeModuleUser(user_);
+  for (auto& [bytes, str] : names_) api.FreeString(ctx_, str);
+}
+
+abi::String* ModuleHost::name(std::string_view bytes) {
+  // Looks among the most recent names only, so a sweep over many rows stays linear; every
+  // string lives until the call ends, so none is freed while a write still holds it.
+  const std::size_t window = std::min(names_.size(), names_window);
+  for (std::size_t i = names_.size(); i > names_.size() - window; --i) {
+    if (names_[i - 1].first == bytes) return names_[i - 1].second;
+  }
+  names_.emplace_back(std::string(bytes), api.CreateString(ctx_, bytes.data(), bytes.size()));
+  return names_.back().second;
+}
+
+abi::Key* ModuleHost::read_key(std::string_view key) {
+  abi::String* n = name(key);
+  for (const auto& [open_name, open_key] : reads_) {
+    if (open_name == n) return open_key;
+  }
+  // No read keeps a handle past its return, so the oldest may be closed at any time; a
+  // sweep over many rows keeps only the last few open.
+  if (reads_.size() == reads_max) {
+    if (reads_.front().second) api.CloseKey(reads_.front().second);
+    reads_.erase(reads_.begin());
+  }
+  abi::Key* k = api.OpenKey(ctx_, n, abi::key_open_read);
+  reads_.emplace_back(n, k);
+  return k;
+}
+
+void ModuleHost::end_reads() {
+  for (const auto& [open_name, open_key] : reads_) {
+    if (open_key) api.CloseKey(open_key);
+  }
+  reads_.clear();
 }
 
 // ---- reads
 
 Outcome<KeyType> ModuleHost::type(std::string_view key) {
-  CallResult r(api.Call(ctx_, "TYPE", "b", key.data(), key.size()));
-  if (r.type() != abi::reply_string) return read_error(r);
-  const std::string_view name = string_of(r.get());
-  if (name == "none") return KeyType::none;
-  if (name == "string") return KeyType::string;
-  if (name == "hash") return KeyType::hash;
-  if (name == "zset") return KeyType::zset;
-  if (name == "set") return KeyType::set;
-  // list, stream, module types: a type no verb ever expects, which is all that matters
-  return KeyType::list;
+  switch (key_type(read_key(key))) {
+    case abi::keytype_empty: return KeyType::none;
+    case abi::keytype_string: return KeyType::string;
+    case abi::keytype_hash: return KeyType::hash;
+    case abi::keytype_zset: return KeyType::zset;
+    case abi::keytype_set: return KeyType::set;
+    // list, stream, module types: a type no verb ever expects, which is all that matters
+    default: return KeyType::list;
+  }
 }
 
 Outcome<std::optional<std::string>> ModuleHost::get(std::string_view key) {
+  end_reads();
   CallResult r(api.Call(ctx_, "GET", "b", key.data(), key.size()));
   return optional_string(r);
 }
 
 Outcome<std::optional<std::string>> ModuleHost::hget(std::string_view key,
                                                      std::string_view field) {
-  CallResult r(api.Call(ctx_, "HGET", "bb", key.data(), key.size(), field.data(), field.size()));
-  return optional_string(r);
+  abi::Key* k = read_key(key);
+  const int type = key_type(k);
+  if (type == abi::keytype_empty) return std::optional<std::string>();
+  if (type != abi::keytype_hash) return wrong_type();
+  abi::String* value = nullptr;
+  if (api.HashGet(k, abi::hash_none, name(field), &value, nullptr) != abi::ok) {
+    return errors::error(errors::host_call);
+  }
+  if (value == nullptr) return std::optional<std::string>();
+  std::optional<std::string> out(copy_of(value));
+  api.FreeString(ctx_, value);
+  return out;
 }
 
 Outcome<std::vector<FieldValue>> ModuleHost::hgetall(std::string_view key) {
+  end_reads();
   CallResult r(api.Call(ctx_, "HGETALL", "b", key.data(), key.size()));
   if (r.type() != abi::reply_array) return read_error(r);
   const std::size_t n = api.CallReplyLength(r.get());
@@ -129,45 +189,77 @@ Outcome<std::vector<FieldValue>> ModuleHost::hgetall(std::string_view key) {
 }
 
 Outcome<std::optional<double>> ModuleHost::zscore(std::string_view key, std::string_view member) {
-  CallResult r(
-      api.Call(ctx_, "ZSCORE", "bb", key.data(), key.size(), member.data(), member.size()));
-  if (r.type() == abi::reply_null) return std::optional<double>();
-  if (r.type() != abi::reply_string) return read_error(r);
-  const auto score = parse_score(string_of(r.get()));
-  if (!score) return errors::error(errors::host_call);
-  return score;
+  abi::Key* k = read_key(key);
+  const int type = key_type(k);
+  if (type == abi::keytype_empty) return std::optional<double>();
+  if (type != abi::keytype_zset) return wrong_type();
+  const ModuleString m(ctx_, member);
+  double score = 0;
+  // The key is a zset, so a failure means the member is absent.
+  if (api.ZsetScore(k, m.get(), &score) != abi::ok) return std::optional<double>();
+  return std::optional<double>(score);
 }
 
 Outcome<std::int64_t> ModuleHost::zcard(std::string_view key) {
-  CallResult r(api.Call(ctx_, "ZCARD", "b", key.data(), key.size()));
-  if (r.type() != abi::reply_integer) return read_error(r);
-  return static_cast<std::int64_t>(api.CallReplyInteger(r.get()));
+  abi::Key* k = read_key(key);
+  const int type = key_type(k);
+  if (type == abi::keytype_empty) return std::int64_t{0};
+  if (type != abi::keytype_zset) return wrong_type();
+  return static_cast<std::int64_t>(api.ValueLength(k));
 }
+
+namespace {
+// Up to `limit` members of an open zset from the first with score in [min, max) or
+// [min, max], lowest first (ties by member bytes), as ZRANGE BYSCORE answers.
+Outcome<std::vector<ScoredMember>> scan_zset(abi::Ctx* ctx, abi::Key* key, double max,
+                                             bool max_exclusive, std::size_t limit) {
+  std::vector<ScoredMember> out;
+  const double inf = std::numeric_limits<double>::infinity();
+  if (api.ZsetFirstInScoreRange(key, -inf, max, 0, max_exclusive ? 1 : 0) != abi::ok) {
+    return errors::error(errors::host_call);
+  }
+  while (out.size() < limit && !api.ZsetRangeEndReached(key)) {
+    double score = 0;
+    abi::String* member = api.ZsetRangeCurrentElement(key, &score);
+    if (member == nullptr) break;
+    out.push_back({copy_of(member), score});
+    api.FreeString(ctx, member);
+    api.ZsetRangeNext(key);
+  }
+  api.ZsetRangeStop(key);
+  return out;
+}
+}  // namespace
 
 Outcome<std::vector<ScoredMember>> ModuleHost::zrange_by_score(std::string_view key,
                                                                double max_exclusive,
                                                                std::size_t limit) {
-  std::vector<ScoredMember> out;
-  if (limit == 0) return out;
-  const std::string max = exclusive_bound(max_exclusive);
-  const auto count = static_cast<long long>(std::min<std::size_t>(limit, 1u << 30));
-  // ZRANGE key -inf (max BYSCORE LIMIT 0 count WITHSCORES: lowest first, ties by member
-  CallResult r(api.Call(ctx_, "ZRANGE", "bccccllc", key.data(), key.size(), "-inf", max.c_str(),
-                        "BYSCORE", "LIMIT", 0LL, count, "WITHSCORES"));
-  if (r.type() != abi::reply_array) return read_error(r);
-  const std::size_t n = api.CallReplyLength(r.get());
-  out.reserve(n / 2);
-  for (std::size_t i = 0; i + 1 < n; i += 2) {
-    const auto score = parse_score(string_of(api.CallReplyArrayElement(r.get(), i + 1)));
-    if (!score) return errors::error(errors::host_call);
-    out.push_back({std::string(string_of(api.CallReplyArrayElement(r.get(), i))), *score});
-  }
-  return out;
+  if (limit == 0) return std::vector<ScoredMember>();
+  abi::Key* k = read_key(key);
+  const int type = key_type(k);
+  if (type == abi::keytype_empty) return std::vector<ScoredMember>();
+  if (type != abi::keytype_zset) return wrong_type();
+  return scan_zset(ctx_, k, max_exclusive, true, limit);
 }
 
 Outcome<std::vector<std::string>> ModuleHost::zrange_by_rank(std::string_view key,
                                                             std::int64_t start,
                                                             std::int64_t stop) {
+  // From the lowest member (CLAIM's first look at pending): walk the zset from its start.
+  if (start == 0 && stop >= 0) {
+    abi::Key* k = read_key(key);
+    const int type = key_type(k);
+    if (type == abi::keytype_empty) return std::vector<std::string>();
+    if (type != abi::keytype_zset) return wrong_type();
+    TK_TRY(auto members, scan_zset(ctx_, k, std::numeric_limits<double>::infinity(),
+                                   false, static_cast<std::size_t>(stop) + 1));
+    std::vector<std::string> out;
+    out.reserve(members.size());
+    for (auto& m : members) out.push_back(std::move(m.member));
+    return out;
+  }
+  // Deeper ranks (CLAIM past a run of ghosts): the server's ZRANGE finds them by rank.
+  end_reads();
   CallResult r(api.Call(ctx_, "ZRANGE", "bll", key.data(), key.size(),
                         static_cast<long long>(start), static_cast<long long>(stop)));
   if (r.type() != abi::reply_array) return read_error(r);
@@ -204,41 +296,95 @@ Status ModuleHost::may_write(std::string_view key) {
   }
   // No user to ask about: refuse rather than guess.
   if (user_ == nullptr) return errors::no_write_access(key);
-  const ModuleString k(ctx_, key);
-  if (api.ACLCheckKeyPermissions(user_, k.get(), write_key_flags) != abi::ok) {
+  if (api.ACLCheckKeyPermissions(user_, name(key), write_key_flags) != abi::ok) {
     return errors::no_write_access(key);
   }
   return ok_status();
 }
 
-// ---- the write pass: concrete commands, propagated ('!') as the call's effects
+// ---- the write pass: low-level writes, each replicated as its concrete command
 
 void ModuleHost::hset(std::string_view key, std::span<const FieldRef> fields) {
+  end_reads();
+  abi::String* k = name(key);
+  // HSET key field value ...: the strings serve the write and its replication
   std::vector<abi::String*> argv;
   argv.reserve(1 + 2 * fields.size());
-  argv.push_back(api.CreateString(ctx_, key.data(), key.size()));
+  argv.push_back(k);
+  std::vector<abi::String*> owned;  // the values; field names come from the call's cache
+  owned.reserve(fields.size());
   for (const auto& fv : fields) {
-    argv.push_back(api.CreateString(ctx_, fv.field.data(), fv.field.size()));
-    argv.push_back(api.CreateString(ctx_, fv.value.data(), fv.value.size()));
+    argv.push_back(name(fv.field));
+    owned.push_back(api.CreateString(ctx_, fv.value.data(), fv.value.size()));
+    argv.push_back(owned.back());
   }
-  CallResult r(api.Call(ctx_, "HSET", "!v", argv.data(), argv.size()));
-  for (abi::String* s : argv) api.FreeString(ctx_, s);
-  if (r.type() != abi::reply_integer) write_failed("HSET", key);
+  bool written = false;
+  {
+    const OpenedKey open(ctx_, k, abi::key_open_write);
+    written = open.get() != nullptr && (open.type() == abi::keytype_empty ||
+                                        open.type() == abi::keytype_hash);
+    for (std::size_t i = 1; written && i + 1 < argv.size(); i += 2) {
+      api.HashSet(open.get(), abi::hash_none, argv[i], argv[i + 1], nullptr);
+    }
+  }
+  if (written) {
+    api.Replicate(ctx_, "HSET", "v", argv.data(), argv.size());
+    api.NotifyKeyspaceEvent(ctx_, abi::notify_hash, "hset", k);
+  } else {
+    write_failed("HSET", key);
+  }
+  for (abi::String* value : owned) api.FreeString(ctx_, value);
 }
 
 void ModuleHost::zadd(std::string_view key, std::int64_t score, std::string_view member) {
-  CallResult r(api.Call(ctx_, "ZADD", "!blb", key.data(), key.size(),
-                        static_cast<long long>(score), member.data(), member.size()));
-  if (r.type() != abi::reply_integer) write_failed("ZADD", key);
+  end_reads();
+  abi::String* k = name(key);
+  const ModuleString m(ctx_, member);
+  int flags = 0;
+  int status = abi::err;
+  {
+    const OpenedKey open(ctx_, k, abi::key_open_write);
+    if (open.get()) status = api.ZsetAdd(open.get(), static_cast<double>(score), m.get(), &flags);
+  }
+  if (status != abi::ok) {
+    write_failed("ZADD", key);
+    return;
+  }
+  // an unchanged score changes nothing: ZADD would neither propagate nor notify
+  if (!(flags & (abi::zadd_added | abi::zadd_updated))) return;
+  api.Replicate(ctx_, "ZADD", "sls", k, static_cast<long long>(score), m.get());
+  api.NotifyKeyspaceEvent(ctx_, abi::notify_zset, "zadd", k);
 }
 
 void ModuleHost::zrem(std::string_view key, std::string_view member) {
-  CallResult r(
-      api.Call(ctx_, "ZREM", "!bb", key.data(), key.size(), member.data(), member.size()));
-  if (r.type() != abi::reply_integer) write_failed("ZREM", key);
+  end_reads();
+  abi::String* k = name(key);
+  const ModuleString m(ctx_, member);
+  int deleted = 0;
+  int status = abi::err;
+  bool emptied = false;
+  {
+    const OpenedKey open(ctx_, k, abi::key_open_write);
+    if (open.get()) status = api.ZsetRem(open.get(), m.get(), &deleted);
+    // ZREM deletes a zset it empties; so must we (whether or not this server's ZsetRem does)
+    if (status == abi::ok && deleted && open.type() == abi::keytype_zset &&
+        api.ValueLength(open.get()) == 0) {
+      api.DeleteKey(open.get());
+    }
+    emptied = status == abi::ok && deleted && open.type() == abi::keytype_empty;
+  }
+  if (status != abi::ok) {
+    write_failed("ZREM", key);
+    return;
+  }
+  if (!deleted) return;  // nothing changed: ZREM would neither propagate nor notify
+  api.Replicate(ctx_, "ZREM", "ss", k, m.get());
+  api.NotifyKeyspaceEvent(ctx_, abi::notify_zset, "zrem", k);
+  if (emptied) api.NotifyKeyspaceEvent(ctx_, abi::notify_generic, "del", k);
 }
 
 std::int64_t ModuleHost::incr(std::string_view key) {
+  end_reads();
   CallResult r(api.Call(ctx_, "INCR", "!b", key.data(), key.size()));
   if (r.type() != abi::reply_integer) {
     write_failed("INCR", key);

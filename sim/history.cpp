@@ -2,13 +2,23 @@
 
 #include <openssl/evp.h>
 
+#include <charconv>
 #include <cstdio>
 
 namespace trafikey::sim {
 
+namespace {
+// SHA-256, fetched from the provider once per process: the implicit fetch that
+// EVP_sha256() makes on every init costs more than hashing a short history.
+const EVP_MD* sha256() {
+  static EVP_MD* const md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
+  return md;
+}
+}  // namespace
+
 struct History::Digest {
   EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-  Digest() { EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr); }
+  Digest() { EVP_DigestInit_ex(ctx, sha256(), nullptr); }
   ~Digest() { EVP_MD_CTX_free(ctx); }
 };
 
@@ -20,24 +30,37 @@ History::~History() = default;
 void append_json_string(std::string& out, std::string_view bytes) {
   static constexpr char hex[] = "0123456789abcdef";
   out += '"';
-  for (unsigned char c : bytes) {
+  // Runs of bytes that need no escape are appended whole.
+  std::size_t run = 0;
+  for (std::size_t i = 0; i < bytes.size(); ++i) {
+    const auto c = static_cast<unsigned char>(bytes[i]);
+    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') continue;
+    out.append(bytes.data() + run, i - run);
     if (c == '"' || c == '\\') {
       out += '\\';
-      out += static_cast<char>(c);
-    } else if (c >= 0x20 && c < 0x7f) {
       out += static_cast<char>(c);
     } else {
       out += "\\u00";
       out += hex[c >> 4];
       out += hex[c & 0xf];
     }
+    run = i + 1;
   }
+  out.append(bytes.data() + run, bytes.size() - run);
   out += '"';
 }
 
+namespace {
+void append_integer(std::string& out, std::int64_t value) {
+  char buffer[24];
+  const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
+  out.append(buffer, static_cast<std::size_t>(end - buffer));
+}
+}  // namespace
+
 void append_json_reply(std::string& out, const Reply& reply) {
   switch (reply.kind()) {
-    case Reply::Kind::integer: out += std::to_string(reply.as_integer()); break;
+    case Reply::Kind::integer: append_integer(out, reply.as_integer()); break;
     case Reply::Kind::bulk: append_json_string(out, reply.text()); break;
     case Reply::Kind::simple:
       out += "{\"simple\":";
@@ -77,11 +100,11 @@ void History::header(std::string_view kind, std::string_view body_json) {
 void History::begin(const Stamp& at, std::string_view actor) {
   line_.clear();
   line_ += "{\"t\":";
-  line_ += std::to_string(at.true_ms);
+  append_integer(line_, at.true_ms);
   line_ += ",\"st\":";
-  line_ += std::to_string(at.server_ms);
+  append_integer(line_, at.server_ms);
   line_ += ",\"inc\":";
-  line_ += std::to_string(at.incarnation);
+  append_integer(line_, at.incarnation);
   line_ += ",\"actor\":";
   append_json_string(line_, actor);
 }
@@ -105,7 +128,7 @@ void History::call(const Stamp& at, std::string_view actor, Args argv, const Rep
   append_json_reply(line_, reply);
   if (lost) line_ += ",\"lost\":true";
   line_ += ",\"w\":";
-  line_ += std::to_string(writes);
+  append_integer(line_, writes);
   line_ += '}';
   finish();
 }
@@ -130,7 +153,7 @@ void History::verdict(const Stamp& at, std::string_view actor, std::string_view 
   line_ += ",\"job\":";
   append_json_string(line_, job);
   line_ += ",\"stamp_inc\":";
-  line_ += std::to_string(stamp_incarnation);
+  append_integer(line_, stamp_incarnation);
   line_ += '}';
   finish();
 }

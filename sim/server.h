@@ -12,6 +12,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/args.h"
 #include "core/epoch.h"
@@ -67,6 +68,9 @@ class SimServer final : public Host, private Writer {
     write_denied_ = std::move(denied);
   }
   void set_observer(WriteObserver* observer) { observer_ = observer; }
+  // Appends every write applied to `log` as well (the world's record of writes, from
+  // which it rebuilds what a restart or failover keeps); null: none.
+  void set_write_log(std::vector<WriteOp>* log) { write_log_ = log; }
 
   // A client call: an EMQ verb (when the module is loaded) or one of the plain commands
   // scenarios may use (sim/plain.h). Anything else is an unknown command.
@@ -108,6 +112,7 @@ class SimServer final : public Host, private Writer {
   Role role_ = Role::primary;
   std::function<bool(std::string_view)> write_denied_;
   WriteObserver* observer_ = nullptr;
+  std::vector<WriteOp>* write_log_ = nullptr;
   std::int64_t writes_ = 0;
 };
 

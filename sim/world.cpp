@@ -11,7 +11,10 @@ World::World(const WorldOptions& options)
     : options_(options),
       prng_(options.seed),
       history_(options.keep_history_text),
-      server_(live_) {}
+      server_(live_) {
+  ops_.reserve(4096);
+  server_.set_write_log(&ops_);
+}
 
 void World::begin(std::string_view header_kind, std::string_view header_json) {
   history_.header(header_kind, header_json);
@@ -56,7 +59,8 @@ void World::advance_to(std::int64_t true_ms) {
 }
 
 void World::sync_persistence() {
-  // Copies happen only when something changed since the last one.
+  // A sync moves a copy's position to now; nothing is copied until a restart or a
+  // failover goes back to it (rewind_to).
   const std::int64_t now = server_ms();
   std::int64_t interval = 0;
   if (options_.persistence == Persistence::everysec) interval = everysec_interval_ms;
@@ -64,22 +68,45 @@ void World::sync_persistence() {
   // Syncs fall on a fixed grid (every `interval` ms of server time, every lag ms of true
   // time), so when they happen does not depend on which instants the driver visits: a
   // scenario replay of a generated run keeps and loses exactly the same calls.
+  bool moved = false;
   if (interval > 0 && now / interval != last_sync_server_ms_ / interval) {
-    if (writes_ != writes_at_sync_) {
-      durable_ = live_;
-      writes_at_sync_ = writes_;
-    }
+    durable_pos_ = write_position();
     durable_calls_ = calls_;
     last_sync_server_ms_ = now;
+    moved = true;
   }
   if (true_ms_ / options_.replication_lag_ms != last_replica_true_ms_ / options_.replication_lag_ms) {
-    if (writes_ != writes_at_replica_) {
-      replica_ = live_;
-      writes_at_replica_ = writes_;
-    }
+    replica_pos_ = write_position();
     replica_calls_ = calls_;
     last_replica_true_ms_ = true_ms_;
+    moved = true;
   }
+  if (moved) compact_log();
+}
+
+void World::fold_to(std::int64_t position) {
+  const auto n = static_cast<std::size_t>(position - checkpoint_pos_);
+  for (std::size_t i = 0; i < n; ++i) apply(checkpoint_, ops_[i]);
+  ops_.erase(ops_.begin(), ops_.begin() + static_cast<std::ptrdiff_t>(n));
+  checkpoint_pos_ = position;
+}
+
+void World::rewind_to(std::int64_t position) {
+  durable_pos_ = replica_pos_ = position;
+  if (position == write_position()) return;  // nothing lost: live_ is already that keyspace
+  fold_to(position);
+  ops_.clear();  // the writes after `position` are lost
+  live_ = checkpoint_;
+}
+
+void World::compact_log() {
+  // Folding costs as much as the writes did, so it waits until the log is long; the oldest
+  // position a restart or a failover may still go back to bounds it.
+  constexpr std::size_t fold_at_ops = 1 << 16;
+  if (ops_.size() < fold_at_ops) return;
+  const bool durable_used = options_.persistence == Persistence::everysec ||
+                            options_.persistence == Persistence::snapshot;
+  fold_to(durable_used ? std::min(durable_pos_, replica_pos_) : replica_pos_);
 }
 
 namespace {
@@ -181,36 +208,37 @@ void World::lose_next_reply(std::string_view actor) { lost_for_.emplace_back(act
 
 void World::restart() {
   std::int64_t survived = calls_;
+  // The new process starts on what was kept; its disk and replica match it.
   switch (options_.persistence) {
-    case Persistence::always: break;
+    case Persistence::always:
+      durable_pos_ = replica_pos_ = write_position();
+      break;
     case Persistence::everysec:
     case Persistence::snapshot:
-      live_ = durable_;
+      rewind_to(durable_pos_);
       survived = durable_calls_;
       break;
     case Persistence::none:
       live_.clear();
+      checkpoint_.clear();
+      ops_.clear();
+      checkpoint_pos_ = durable_pos_ = replica_pos_ = 0;
       survived = 0;
       break;
   }
   ledger_.truncate(survived);
-  // The new process starts on what was kept; its disk and replica match it.
-  durable_ = live_;
-  replica_ = live_;
   durable_calls_ = replica_calls_ = calls_;
-  writes_at_sync_ = writes_at_replica_ = writes_;
   last_sync_server_ms_ = server_ms();
   last_replica_true_ms_ = true_ms_;
   start_process("restart", survived, calls_ - survived);
 }
 
 void World::failover() {
-  live_ = replica_;
+  // The promoted replica's disk and its own new replica start from what it held.
+  rewind_to(replica_pos_);
   const std::int64_t survived = replica_calls_;
   ledger_.truncate(survived);
-  durable_ = live_;
   durable_calls_ = calls_;
-  writes_at_sync_ = writes_at_replica_ = writes_;
   last_sync_server_ms_ = server_ms();
   last_replica_true_ms_ = true_ms_;
   replica_calls_ = calls_;
