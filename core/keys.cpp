@@ -15,21 +15,24 @@ bool valid_job_id(std::string_view id) {
 }
 
 QueueKeys::QueueKeys(std::string_view q) {
-  prefix_.reserve(q.size() + 8);
-  prefix_ += "emq:{";
-  prefix_ += q;
-  prefix_ += "}:";
-  pending_ = prefix_ + "pending";
-  active_ = prefix_ + "active";
-  done_ = prefix_ + "done";
-  dead_ = prefix_ + "dead";
-  seq_ = prefix_ + "seq";
+  static constexpr std::string_view suffixes[] = {"pending", "active", "done", "dead", "seq"};
+  const std::size_t prefix = q.size() + 7;  // "emq:{" q "}:"
+  names_.reserve(prefix * 6 + 24);
+  names_ += "emq:{";
+  names_ += q;
+  names_ += "}:";
+  prefix_len_ = names_.size();
+  for (std::size_t i = 0; i < 5; ++i) {
+    names_.append(names_.data(), prefix);
+    names_ += suffixes[i];
+    ends_[i] = names_.size();
+  }
 }
 
 std::string QueueKeys::row(std::string_view id) const {
   std::string key;
-  key.reserve(prefix_.size() + 4 + id.size());
-  key += prefix_;
+  key.reserve(prefix_len_ + 4 + id.size());
+  key.append(names_.data(), prefix_len_);
   key += "job:";
   key += id;
   return key;

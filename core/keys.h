@@ -15,20 +15,28 @@ bool valid_queue_name(std::string_view q);
 // 1..200 bytes, no NUL.
 bool valid_job_id(std::string_view id);
 
+// Every verb builds one, so the five fixed names share one buffer (one allocation at
+// most); the views stay valid as long as the QueueKeys does.
 class QueueKeys {
  public:
   explicit QueueKeys(std::string_view q);
 
-  const std::string& pending() const { return pending_; }
-  const std::string& active() const { return active_; }
-  const std::string& done() const { return done_; }
-  const std::string& dead() const { return dead_; }
-  const std::string& seq() const { return seq_; }
+  std::string_view pending() const { return part(0); }
+  std::string_view active() const { return part(1); }
+  std::string_view done() const { return part(2); }
+  std::string_view dead() const { return part(3); }
+  std::string_view seq() const { return part(4); }
   std::string row(std::string_view id) const;
 
  private:
-  std::string prefix_;  // "emq:{q}:"
-  std::string pending_, active_, done_, dead_, seq_;
+  std::string_view part(std::size_t i) const {
+    return std::string_view(names_).substr(ends_[i] - length(i), length(i));
+  }
+  std::size_t length(std::size_t i) const { return ends_[i] - (i == 0 ? prefix_len_ : ends_[i - 1]); }
+
+  std::string names_;  // "emq:{q}:" + "emq:{q}:pending" + "emq:{q}:active" + ...
+  std::size_t prefix_len_ = 0;
+  std::size_t ends_[5] = {};
 };
 
 }  // namespace trafikey

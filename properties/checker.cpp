@@ -387,12 +387,12 @@ void Checker::check_state(const World& world) {
                                                 JobState::done, JobState::dead};
   for (const auto& q : queues_) {
     const QueueKeys keys(q);
-    const std::array<const std::string*, 4> set_keys{&keys.pending(), &keys.active(), &keys.done(),
-                                                     &keys.dead()};
+    const std::array<std::string_view, 4> set_keys{keys.pending(), keys.active(), keys.done(),
+                                                   keys.dead()};
     std::map<std::string, std::vector<JobState>> where;
     for (std::size_t i = 0; i < sets.size(); ++i) {
       bool wrong = false;
-      const Keyspace::Zset* z = data.zset_at(*set_keys[i], wrong);
+      const Keyspace::Zset* z = data.zset_at(set_keys[i], wrong);
       if (!z) continue;
       for (const auto& [score, id] : z->order) where[id].push_back(sets[i]);
     }

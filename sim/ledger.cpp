@@ -1,5 +1,6 @@
 #include "sim/ledger.h"
 
+#include <algorithm>
 #include <array>
 
 #include "core/args.h"
@@ -37,6 +38,25 @@ void Ledger::move(JobTruth& job, JobState to, std::int64_t call) {
   job.state = to;
 }
 
+namespace {
+// A writer's answer that moves no job (an idle CLAIM, a 0, a sweep with nothing to
+// recover or kill): most calls of a run, kept out of the log that truncate() replays.
+bool answered_nothing_done(const CallRecord& c) {
+  const Reply& r = c.reply;
+  if (r.kind() == Reply::Kind::integer) return r.as_integer() == 0 && !is_verb(c, "DEL");
+  if (r.kind() != Reply::Kind::array) return false;
+  if (is_verb(c, "EMQ.CLAIM")) return r.items().empty();
+  if (is_verb(c, "EMQ.EXTENDS")) {
+    return std::all_of(r.items().begin(), r.items().end(),
+                       [](const Reply& x) { return x.kind() == Reply::Kind::integer && x.as_integer() == 0; });
+  }
+  if (is_verb(c, "EMQ.STALLED.CHECK") && r.items().size() == 8) {
+    return r.items()[1].items().empty() && r.items()[3].items().empty();
+  }
+  return false;
+}
+}  // namespace
+
 void Ledger::apply(const CallRecord& call) {
   if (call.reply.is_error() || call.argv.size() < 2) return;
   // Only the writers move the model; reads and plain commands are not logged.
@@ -45,7 +65,7 @@ void Ledger::apply(const CallRecord& call) {
                                       "EMQ.STALLED.CHECK", "DEL", "HSET"};
   bool writer = false;
   for (auto name : writers) writer = writer || is_verb(call, name);
-  if (!writer) return;
+  if (!writer || answered_nothing_done(call)) return;
   log_.push_back(call);
   model(call);
 }

@@ -240,8 +240,8 @@ class RealRunner {
     return out;
   }
 
-  std::optional<std::vector<std::string>> members(const std::string& key) {
-    const Reply r = admin_call({"ZRANGE", key, "0", "-1"});
+  std::optional<std::vector<std::string>> members(std::string_view key) {
+    const Reply r = admin_call({"ZRANGE", std::string(key), "0", "-1"});
     if (r.kind() != Reply::Kind::array) return std::nullopt;
     std::vector<std::string> out;
     for (const Reply& m : r.items()) out.push_back(m.text());
@@ -320,11 +320,11 @@ class RealRunner {
     judge("epoch.stamp");
     for (const std::string& q : keys_.queues) {
       const QueueKeys keys(q);
-      const std::pair<const char*, const std::string*> sets[] = {
-          {"pending", &keys.pending()}, {"active", &keys.active()}, {"done", &keys.done()}, {"dead", &keys.dead()}};
+      const std::pair<const char*, std::string_view> sets[] = {
+          {"pending", keys.pending()}, {"active", keys.active()}, {"done", keys.done()}, {"dead", keys.dead()}};
       std::map<std::string, std::vector<std::string>> where;
       for (const auto& [name, key] : sets) {
-        if (auto ids = members(*key)) {
+        if (auto ids = members(key)) {
           for (const std::string& id : *ids) where[id].push_back(name);
         }
       }
@@ -457,10 +457,10 @@ class RealRunner {
 
   Failure act(const CheckSet& check, RunResult&) {
     const QueueKeys keys(check.queue);
-    const std::string& key = check.set == SetName::pending  ? keys.pending()
+    const std::string key(check.set == SetName::pending  ? keys.pending()
                              : check.set == SetName::active ? keys.active()
                              : check.set == SetName::done   ? keys.done()
-                                                            : keys.dead();
+                                                            : keys.dead());
     const auto ids = members(key);
     if (!ids) return failed(id_list(check.ids), "the key holds a " + std::string(key_type_name(type_of(key))));
     if (*ids != check.ids) return failed(id_list(check.ids), id_list(*ids));

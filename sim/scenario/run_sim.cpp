@@ -138,16 +138,16 @@ class SimRunner {
   }
   Failure act(const CheckSet& check, RunResult&) {
     const QueueKeys keys(check.queue);
-    const std::string* key = nullptr;
+    std::string_view key;
     switch (check.set) {
-      case SetName::pending: key = &keys.pending(); break;
-      case SetName::active: key = &keys.active(); break;
-      case SetName::done: key = &keys.done(); break;
-      case SetName::dead: key = &keys.dead(); break;
+      case SetName::pending: key = keys.pending(); break;
+      case SetName::active: key = keys.active(); break;
+      case SetName::done: key = keys.done(); break;
+      case SetName::dead: key = keys.dead(); break;
     }
     bool wrong = false;
-    const sim::Keyspace::Zset* z = world_.data().zset_at(*key, wrong);
-    if (wrong) return failed(id_list(check.ids), key_kind(world_.data().type(*key)));
+    const sim::Keyspace::Zset* z = world_.data().zset_at(key, wrong);
+    if (wrong) return failed(id_list(check.ids), key_kind(world_.data().type(key)));
     std::vector<std::string> members;
     if (z) {
       for (const auto& [score, id] : z->order) members.push_back(id);
