@@ -113,10 +113,5 @@ int main_(int argc, char** argv) {
 }  // namespace trafikey::bench
 
 int main(int argc, char** argv) {
-  try {
-    return trafikey::bench::main_(argc, argv);
-  } catch (const std::exception& e) {
-    std::cerr << "trafikey-bench-memory: " << e.what() << "\n";
-    return 1;
-  }
+  return trafikey::bench::run_main("trafikey-bench-memory", trafikey::bench::main_, argc, argv);
 }

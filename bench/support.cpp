@@ -326,4 +326,13 @@ Options parse_options(int argc, char** argv, std::string_view usage) {
   return options;
 }
 
+int run_main(const char* name, int (*body)(int, char**), int argc, char** argv) {
+  try {
+    return body(argc, argv);
+  } catch (const std::exception& e) {
+    std::cerr << name << ": " << e.what() << "\n";
+    return 1;
+  }
+}
+
 }  // namespace trafikey::bench

@@ -94,6 +94,9 @@ using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point start);
 double process_cpu_s();  // CLOCK_PROCESS_CPUTIME_ID
 
+// A bench program's main: runs `body`, turning an exception into "NAME: what" and exit 1.
+int run_main(const char* name, int (*body)(int, char**), int argc, char** argv);
+
 // Runs `body(client)` on `clients` threads, each started together after every thread is
 // ready; returns the wall seconds from the common start until the last one finished. An
 // exception in any client is rethrown here.

@@ -175,10 +175,5 @@ int main_(int argc, char** argv) {
 }  // namespace trafikey::bench
 
 int main(int argc, char** argv) {
-  try {
-    return trafikey::bench::main_(argc, argv);
-  } catch (const std::exception& e) {
-    std::cerr << "trafikey-bench-sweep: " << e.what() << "\n";
-    return 1;
-  }
+  return trafikey::bench::run_main("trafikey-bench-sweep", trafikey::bench::main_, argc, argv);
 }
