@@ -19,12 +19,15 @@ bool is_verb(const CallRecord& c, std::string_view name) {
 }  // namespace
 
 const JobTruth* Ledger::job(std::string_view queue, std::string_view id) const {
-  auto it = jobs_.find(Key{std::string(queue), std::string(id)});
+  auto it = jobs_.find(std::pair<std::string_view, std::string_view>(queue, id));
   return it == jobs_.end() ? nullptr : &it->second;
 }
 
 JobTruth& Ledger::adopt(std::string_view queue, std::string_view id, JobState state) {
-  auto [it, inserted] = jobs_.try_emplace(Key{std::string(queue), std::string(id)});
+  const std::pair<std::string_view, std::string_view> key(queue, id);
+  auto it = jobs_.lower_bound(key);
+  const bool inserted = it == jobs_.end() || jobs_.key_comp()(key, it->first);
+  if (inserted) it = jobs_.emplace_hint(it, Key{std::string(queue), std::string(id)}, JobTruth{});
   if (inserted) {
     it->second.queue = queue;
     it->second.id = id;

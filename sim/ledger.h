@@ -23,6 +23,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <tuple>
 #include <string_view>
 #include <vector>
 
@@ -82,7 +83,17 @@ class Ledger {
   void truncate(std::int64_t last_call);
 
   using Key = std::pair<std::string, std::string>;  // queue, id
-  const std::map<Key, JobTruth>& jobs() const { return jobs_; }
+  // Orders keys and (queue, id) views alike, so lookups build no strings.
+  struct KeyLess {
+    using is_transparent = void;
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const {
+      return std::tie(a.first, a.second) <
+             std::tuple<std::string_view, std::string_view>(b.first, b.second);
+    }
+  };
+  using Jobs = std::map<Key, JobTruth, KeyLess>;
+  const Jobs& jobs() const { return jobs_; }
   const JobTruth* job(std::string_view queue, std::string_view id) const;
   // Ids whose row a plain DEL removed while the id may still sit in a set: ghosts, which
   // CLAIM and the sweep remove (EMQ §4, §5).
@@ -94,7 +105,7 @@ class Ledger {
   JobTruth& adopt(std::string_view queue, std::string_view id, JobState state);
   void move(JobTruth& job, JobState to, std::int64_t call);
 
-  std::map<Key, JobTruth> jobs_;
+  Jobs jobs_;
   std::set<Key> ghosts_;
   std::vector<CallRecord> log_;  // calls with effects, in order
 };

@@ -85,8 +85,8 @@ class Runner {
   }
 
   const CallRecord& call(const std::string& actor, const std::vector<std::string>& argv) {
-    std::vector<std::string_view> views(argv.begin(), argv.end());
-    return world_.call(actor, Args(views));
+    views_.assign(argv.begin(), argv.end());  // reused: no allocation per call
+    return world_.call(actor, Args(views_));
   }
   // A lost reply: retry once after a while, or give up, as drawn.
   void maybe_resend(int actor, const std::vector<std::string>& argv) {
@@ -151,6 +151,7 @@ class Runner {
   std::vector<Worker> workers_;
   bool liveness_ = false;
   bool rate_changed_ = false;  // the server clock runs at a rate other than 1
+  std::vector<std::string_view> views_;
   std::map<std::string, std::int64_t> faults_applied_;
 };
 
