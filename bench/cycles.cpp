@@ -23,6 +23,7 @@
 #include <stdexcept>
 
 #include "bench/support.h"
+#include "core/keys.h"
 
 namespace trafikey::bench {
 namespace {
@@ -73,11 +74,11 @@ class CycleBench {
       ClientState& s = state[static_cast<std::size_t>(c)];
       s.pipe = std::make_unique<Pipe>(server_.port());
       s.q = std::string("cyc-") + mode_name(mode) + "-" + std::to_string(c);
-      const std::string prefix = "emq:{" + s.q + "}:";
-      s.pending = prefix + "pending";
-      s.active = prefix + "active";
-      s.done = prefix + "done";
-      s.row_prefix = prefix + "job:";
+      const QueueKeys keys(s.q);
+      s.pending = keys.pending();
+      s.active = keys.active();
+      s.done = keys.done();
+      s.row_prefix = keys.row("");
       const std::int64_t jobs = warm + cycles;
       load_pending(*s.pipe, s.q, "j", jobs, payload);
       for (std::int64_t i = 0; i < jobs; ++i) {

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "bench/support.h"
+#include "core/keys.h"
 
 namespace trafikey::bench {
 namespace {
@@ -43,8 +44,8 @@ class ExtendBench {
       ClientState s;
       s.pipe = std::make_unique<Pipe>(server_.port());
       s.q = "ext-" + std::to_string(c);
-      s.active = "emq:{" + s.q + "}:active";
-      s.row_prefix = "emq:{" + s.q + "}:job:";
+      s.active = QueueKeys(s.q).active();
+      s.row_prefix = QueueKeys(s.q).row("");
       load_pending(*s.pipe, s.q, "j", leases_per_client, "0123456789abcdef");
       const ReplyPtr r = s.pipe->call(
           {"EMQ.CLAIM", s.q, lease_ms, "COUNT", std::to_string(leases_per_client)});

@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "bench/support.h"
+#include "core/keys.h"
 
 namespace trafikey::bench {
 namespace {
@@ -26,7 +27,7 @@ std::int64_t used_memory(real::ServerConnection& c) {
 double mean_row_bytes(Pipe& pipe, const std::string& q) {
   std::int64_t total = 0;
   for (std::int64_t i = 0; i < jobs; ++i) {
-    pipe.append({"MEMORY", "USAGE", "emq:{" + q + "}:job:j" + std::to_string(i)});
+    pipe.append({"MEMORY", "USAGE", QueueKeys(q).row("j" + std::to_string(i))});
   }
   for (std::int64_t i = 0; i < jobs; ++i) {
     const ReplyPtr r = pipe.take();
@@ -61,7 +62,8 @@ void add_jobs(Pipe& pipe, const std::string& q, const std::string& payload) {
 }
 
 void claim_all(Pipe& pipe, const std::string& q, const Scripts* scripts) {
-  const std::string pending = "emq:{" + q + "}:pending", active = "emq:{" + q + "}:active";
+  const QueueKeys keys(q);
+  const std::string pending(keys.pending()), active(keys.active());
   for (std::int64_t done = 0; done < jobs;) {
     const ReplyPtr r = scripts ? pipe.call({"EVALSHA", scripts->claim_sha, "2", pending, active,
                                             "3600000", "1000"})
@@ -87,9 +89,9 @@ int main_(int argc, char** argv) {
     add_jobs(pipe, q, payload);
     const std::int64_t after = used_memory(admin);
     const double row = mean_row_bytes(pipe, q);
-    const double share = zset_share(pipe, "emq:{" + q + "}:pending");
+    const double share = zset_share(pipe, std::string(QueueKeys(q).pending()));
     t.row({"pending, payload " + std::to_string(payload.size()) + " B", fixed(row, 1),
-           encoding(pipe, "emq:{" + q + "}:job:j0"), fixed(share, 1), fixed(row + share, 1),
+           encoding(pipe, QueueKeys(q).row("j0")), fixed(share, 1), fixed(row + share, 1),
            fixed(static_cast<double>(after - before) / jobs, 1)});
   }
   for (const bool scripted : {false, true}) {
@@ -97,10 +99,10 @@ int main_(int argc, char** argv) {
     add_jobs(pipe, q, std::string(16, 'p'));
     claim_all(pipe, q, scripted ? &scripts : nullptr);
     const double row = mean_row_bytes(pipe, q);
-    const double share = zset_share(pipe, "emq:{" + q + "}:active");
+    const double share = zset_share(pipe, std::string(QueueKeys(q).active()));
     t.row({scripted ? "active via claim.lua (no lease_epoch), payload 16 B"
                     : "active via EMQ.CLAIM (lease_epoch), payload 16 B",
-           fixed(row, 1), encoding(pipe, "emq:{" + q + "}:job:j0"), fixed(share, 1),
+           fixed(row, 1), encoding(pipe, QueueKeys(q).row("j0")), fixed(share, 1),
            fixed(row + share, 1), "-"});
   }
   t.note("bytes/job = row (key + dict entry + hash, as MEMORY USAGE counts) + the job's share of its zset");

@@ -1,4 +1,5 @@
 #include "bench/support.h"
+#include "core/keys.h"
 
 #include <sys/utsname.h>
 #include <time.h>
@@ -276,13 +277,13 @@ double run_clients(int clients, const std::function<void(int client)>& body) {
 
 void load_pending(Pipe& pipe, std::string_view q, std::string_view id_prefix, std::int64_t jobs,
                   std::string_view payload) {
-  const std::string prefix = "emq:{" + std::string(q) + "}:";
-  const std::string pending = prefix + "pending";
+  const QueueKeys keys(q);
+  const std::string pending(keys.pending());
   constexpr std::int64_t window = 512;  // commands in flight
   std::int64_t sent = 0, taken = 0;
   for (std::int64_t i = 0; i < jobs; ++i) {
     const std::string id = std::string(id_prefix) + std::to_string(i);
-    const std::string row = prefix + "job:" + id;
+    const std::string row = keys.row(id);
     const std::string seq = std::to_string(i + 1);
     // the row as EMQ.ADD writes it (fields in its order), then its place in pending
     pipe.append({"HSET", row, "state", "pending", "payload", payload, "attempts", "0",
@@ -294,7 +295,7 @@ void load_pending(Pipe& pipe, std::string_view q, std::string_view id_prefix, st
       ++taken;
     }
   }
-  pipe.append({"SET", prefix + "seq", std::to_string(jobs)});
+  pipe.append({"SET", keys.seq(), std::to_string(jobs)});
   ++sent;
   while (taken < sent) {
     pipe.take_ok("load_pending");

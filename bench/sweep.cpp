@@ -17,6 +17,7 @@
 #include <stdexcept>
 
 #include "bench/support.h"
+#include "core/keys.h"
 
 namespace trafikey::bench {
 namespace {
@@ -26,8 +27,8 @@ constexpr std::int64_t expired_per_sweep = 1000;
 constexpr int load_clients = 4;
 constexpr std::string_view payload = "0123456789abcdef";
 
-const std::string active = "emq:{sweep}:active";
-const std::string row_prefix = "emq:{sweep}:job:";
+const std::string active(QueueKeys("sweep").active());
+const std::string row_prefix = QueueKeys("sweep").row("");
 
 // Adds live leases l<from> .. l<to-1>, rows as a claim leaves them, deadline a day ahead.
 void add_live(real::RealServer& server, std::int64_t from, std::int64_t to,

@@ -14,6 +14,13 @@ bool valid_job_id(std::string_view id) {
   return !id.empty() && id.size() <= name_bytes_max && id.find('\0') == std::string_view::npos;
 }
 
+std::optional<RowKey> parse_row_key(std::string_view key) {
+  if (!key.starts_with("emq:{")) return std::nullopt;
+  const auto close = key.find("}:job:", 5);
+  if (close == std::string_view::npos) return std::nullopt;
+  return RowKey{key.substr(5, close - 5), key.substr(close + 6)};
+}
+
 QueueKeys::QueueKeys(std::string_view q) {
   static constexpr std::string_view suffixes[] = {"pending", "active", "done", "dead", "seq"};
   const std::size_t prefix = q.size() + 7;  // "emq:{" q "}:"

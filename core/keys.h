@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,13 @@ bool valid_job_id(std::string_view id);
 
 // Every verb builds one, so the five fixed names share one buffer (one allocation at
 // most); the views stay valid as long as the QueueKeys does.
+struct RowKey {
+  std::string_view queue, id;
+};
+// The inverse of QueueKeys::row: "emq:{q}:job:<id>" -> (q, id), views into `key`;
+// nullopt for any other key.
+std::optional<RowKey> parse_row_key(std::string_view key);
+
 class QueueKeys {
  public:
   explicit QueueKeys(std::string_view q);
@@ -27,6 +35,7 @@ class QueueKeys {
   std::string_view dead() const { return part(3); }
   std::string_view seq() const { return part(4); }
   std::string row(std::string_view id) const;
+  std::string_view prefix() const { return std::string_view(names_).substr(0, prefix_len_); }  // "emq:{q}:"
 
  private:
   std::string_view part(std::size_t i) const {

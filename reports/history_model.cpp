@@ -1,5 +1,7 @@
 #include "reports/history_model.h"
 
+#include "core/keys.h"
+
 #include <openssl/evp.h>
 
 #include <charconv>
@@ -102,12 +104,11 @@ std::optional<std::int64_t> to_int(const Json& v) {
 
 std::string str(const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
-// "emq:{q}:job:<id>" -> {q, id} (EMQ §1).
+// "emq:{q}:job:<id>" -> {q, id} (EMQ §1), through core's one key-name scheme.
 std::optional<JobKey> row_key(const std::string& key) {
-  if (key.rfind("emq:{", 0) != 0) return std::nullopt;
-  const std::size_t close = key.find("}:job:", 5);
-  if (close == std::string::npos) return std::nullopt;
-  return JobKey{key.substr(5, close - 5), key.substr(close + 6)};
+  const auto row = parse_row_key(key);
+  if (!row) return std::nullopt;
+  return JobKey{std::string(row->queue), std::string(row->id)};
 }
 
 bool is_int(const Json& v, std::int64_t value) {

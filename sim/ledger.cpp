@@ -4,6 +4,7 @@
 #include <array>
 
 #include "core/args.h"
+#include "core/keys.h"
 
 namespace trafikey::sim {
 
@@ -83,25 +84,16 @@ void Ledger::truncate(std::int64_t last_call) {
   for (const auto& call : log_) model(call);
 }
 
-namespace {
-// "emq:{q}:job:<id>" -> (q, id)
-std::optional<std::pair<std::string, std::string>> row_key(std::string_view key) {
-  if (key.rfind("emq:{", 0) != 0) return std::nullopt;
-  const auto close = key.find("}:job:");
-  if (close == std::string_view::npos) return std::nullopt;
-  return std::make_pair(std::string(key.substr(5, close - 5)), std::string(key.substr(close + 6)));
-}
-}  // namespace
-
 void Ledger::model(const CallRecord& c) {
   if (is_verb(c, "DEL") || is_verb(c, "HSET")) {
-    const auto key = row_key(c.argv[1]);
-    if (!key) return;
+    const auto row = parse_row_key(c.argv[1]);
+    if (!row) return;
+    const Key key{std::string(row->queue), std::string(row->id)};
     if (is_verb(c, "DEL")) {
-      if (jobs_.erase(*key) > 0) ghosts_.insert(*key);
+      if (jobs_.erase(key) > 0) ghosts_.insert(key);
       return;
     }
-    auto it = jobs_.find(*key);
+    auto it = jobs_.find(key);
     for (std::size_t i = 2; it != jobs_.end() && i < c.argv.size(); i += 2) {
       if (c.argv[i] == "group") it->second.lane = true;
     }

@@ -109,6 +109,17 @@ TEST(Keys, every_key_of_a_queue_carries_its_hash_tag) {
   EXPECT_EQ(keys.dead(), "emq:{orders}:dead");
   EXPECT_EQ(keys.seq(), "emq:{orders}:seq");
   EXPECT_EQ(keys.row("j:1"), "emq:{orders}:job:j:1");
+  EXPECT_EQ(keys.prefix(), "emq:{orders}:");
+}
+
+TEST(Keys, a_row_key_parses_back_to_its_queue_and_id) {
+  const std::string row = QueueKeys("orders").row("j}:job:1");
+  const auto parsed = parse_row_key(row);
+  ASSERT_TRUE(parsed.has_value());
+  EXPECT_EQ(parsed->queue, "orders");
+  EXPECT_EQ(parsed->id, "j}:job:1") << "the first '}:job:' ends the hash tag";
+  EXPECT_FALSE(parse_row_key("emq:{orders}:pending").has_value());
+  EXPECT_FALSE(parse_row_key("orders:job:j1").has_value());
 }
 
 TEST(Errors, texts_are_the_spec_texts) {

@@ -47,7 +47,7 @@ std::string glob_prefix(std::string_view prefix) {
   return out + "*";
 }
 
-std::string queue_prefix(std::string_view queue) { return "emq:{" + std::string(queue) + "}:"; }
+std::string queue_prefix(std::string_view queue) { return std::string(QueueKeys(queue).prefix()); }
 
 // "field:value" of an INFO reply; empty when absent.
 std::string info_field(const std::string& text, std::string_view field) {

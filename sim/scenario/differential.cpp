@@ -20,7 +20,7 @@ std::string upper(std::string_view s) {
   return out;
 }
 
-std::string queue_prefix(std::string_view queue) { return "emq:{" + std::string(queue) + "}:"; }
+std::string queue_prefix(std::string_view queue) { return std::string(QueueKeys(queue).prefix()); }
 
 constexpr std::string_view server_time = "<server time>";
 
