@@ -65,7 +65,6 @@ Reply SimServer::call(Args argv) {
 void SimServer::write(const WriteOp& op) {
   ++writes_;
   apply(*data_, op);
-  if (observer_) observer_->on_write(op);
   if (write_log_) write_log_->push_back(op);
 }
 
@@ -160,17 +159,16 @@ Status SimServer::may_write(std::string_view key) {
   return ok_status();
 }
 
-// ---- Writer: applied in place; the observer sees each write when one is set.
+// ---- Writer: applied in place; logged when the world keeps a write log.
 
 void SimServer::hset(std::string_view key, std::span<const FieldRef> fields) {
   ++writes_;
   for (const auto& fv : fields) {
     data_->hset(key, fv.field, fv.value);
-    if (observer_ || write_log_) {
+    if (write_log_) {
       WriteOp op{WriteOp::Kind::hset, std::string(key), std::string(fv.field),
                  std::string(fv.value), 0};
-      if (observer_) observer_->on_write(op);
-      if (write_log_) write_log_->push_back(std::move(op));
+      write_log_->push_back(std::move(op));
     }
   }
 }
@@ -178,31 +176,28 @@ void SimServer::hset(std::string_view key, std::span<const FieldRef> fields) {
 void SimServer::zadd(std::string_view key, std::int64_t score, std::string_view member) {
   ++writes_;
   data_->zadd(key, static_cast<double>(score), member);
-  if (observer_ || write_log_) {
+  if (write_log_) {
     WriteOp op{WriteOp::Kind::zadd, std::string(key), std::string(member), {},
                static_cast<double>(score)};
-    if (observer_) observer_->on_write(op);
-    if (write_log_) write_log_->push_back(std::move(op));
+    write_log_->push_back(std::move(op));
   }
 }
 
 void SimServer::zrem(std::string_view key, std::string_view member) {
   ++writes_;
   data_->zrem(key, member);
-  if (observer_ || write_log_) {
+  if (write_log_) {
     WriteOp op{WriteOp::Kind::zrem, std::string(key), std::string(member), {}, 0};
-    if (observer_) observer_->on_write(op);
-    if (write_log_) write_log_->push_back(std::move(op));
+    write_log_->push_back(std::move(op));
   }
 }
 
 std::int64_t SimServer::incr(std::string_view key) {
   ++writes_;
   const std::int64_t value = data_->incr(key);
-  if (observer_ || write_log_) {
+  if (write_log_) {
     WriteOp op{WriteOp::Kind::incr, std::string(key), {}, {}, 0};
-    if (observer_) observer_->on_write(op);
-    if (write_log_) write_log_->push_back(std::move(op));
+    write_log_->push_back(std::move(op));
   }
   return value;
 }

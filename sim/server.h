@@ -41,14 +41,6 @@ struct WriteOp {
 };
 void apply(Keyspace& data, const WriteOp& op);
 
-class WriteObserver {
- public:
-  virtual void on_write(const WriteOp& op) = 0;
-
- protected:
-  ~WriteObserver() = default;
-};
-
 class SimServer final : public Host, private Writer {
  public:
   explicit SimServer(Keyspace& data) : data_(&data) {}
@@ -67,7 +59,6 @@ class SimServer final : public Host, private Writer {
   void set_write_denied(std::function<bool(std::string_view)> denied) {
     write_denied_ = std::move(denied);
   }
-  void set_observer(WriteObserver* observer) { observer_ = observer; }
   // Appends every write applied to `log` as well (the world's record of writes, from
   // which it rebuilds what a restart or failover keeps); null: none.
   void set_write_log(std::vector<WriteOp>* log) { write_log_ = log; }
@@ -79,7 +70,7 @@ class SimServer final : public Host, private Writer {
   const Keyspace& data() const { return *data_; }
   // Writes applied so far by this server object (verbs and plain commands).
   std::int64_t writes() const { return writes_; }
-  // Applies a write and tells the observer: the path of plain-command writes.
+  // Applies a write and logs it: the path of plain-command writes.
   void write(const WriteOp& op);
 
   // ---- Host
@@ -111,7 +102,6 @@ class SimServer final : public Host, private Writer {
   std::int64_t now_ms_ = 0;
   Role role_ = Role::primary;
   std::function<bool(std::string_view)> write_denied_;
-  WriteObserver* observer_ = nullptr;
   std::vector<WriteOp>* write_log_ = nullptr;
   std::int64_t writes_ = 0;
 };

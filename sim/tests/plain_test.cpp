@@ -28,12 +28,6 @@ Reply Err(std::string_view t) { return Reply::error(t); }
 
 const std::string kWrongType = "WRONGTYPE Operation against a key holding the wrong kind of value";
 
-class RecordingObserver final : public WriteObserver {
- public:
-  void on_write(const WriteOp& op) override { ops.push_back(op); }
-  std::vector<WriteOp> ops;
-};
-
 // One server process (module loaded) over its own keyspace.
 struct PlainServer {
   PlainServer() { server.start(std::string(40, 'a')); }
@@ -214,10 +208,12 @@ TEST(PlainCommands, replica_refuses_writes_and_serves_reads) {
   EXPECT_EQ(s.data.dump(), before);
 }
 
-TEST(PlainCommands, writes_reach_the_observer_one_op_per_field) {
+TEST(PlainCommands, writes_reach_the_write_log_one_op_per_field) {
   PlainServer s;
-  RecordingObserver observer;
-  s.server.set_observer(&observer);
+  struct {
+    std::vector<WriteOp> ops;
+  } observer;
+  s.server.set_write_log(&observer.ops);
   ASSERT_EQ(s.call({"HSET", "h", "a", "1", "b", "2"}), Int(2));
   ASSERT_EQ(s.call({"ZADD", "z", "7", "m"}), Int(1));
   ASSERT_EQ(s.call({"HGET", "h", "a"}), Bulk("1"));
