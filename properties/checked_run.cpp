@@ -4,20 +4,15 @@ namespace trafikey::properties {
 
 CheckedRun run_checked(const sim::RunPlan& plan, bool keep_history_text) {
   Checker checker;
-  const sim::World* world = nullptr;
   sim::RunOptions options;
   options.keep_history_text = keep_history_text;
-  options.on_world = [&](sim::World& w) {
-    w.set_observer(&checker);
-    world = &w;
-  };
+  options.on_world = [&](sim::World& w) { w.set_observer(&checker); };
   options.should_stop = [&] { return checker.failed(); };
   options.before_end = [&](const sim::World& w, const std::string& outcome) {
     if (outcome != "stopped") checker.check_drain(w, outcome, plan.liveness_bound_ms());
   };
   CheckedRun out;
   out.summary = sim::run_plan(plan, options);
-  (void)world;
   out.violations = checker.violations();
   out.judged = checker.judged();
   out.edges = checker.graph().counts();
