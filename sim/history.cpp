@@ -22,8 +22,9 @@ struct History::Digest {
   ~Digest() { EVP_MD_CTX_free(ctx); }
 };
 
-History::History(bool keep_text) : keep_text_(keep_text), digest_(std::make_unique<Digest>()) {
-  line_.reserve(512);
+History::History(bool keep_text)
+    : keep_text_(keep_text), out_(keep_text ? text_ : buffer_), digest_(std::make_unique<Digest>()) {
+  out_.reserve(hash_block + 4096);
 }
 History::~History() = default;
 
@@ -85,100 +86,108 @@ void append_json_reply(std::string& out, const Reply& reply) {
 }
 
 void History::header(std::string_view kind, std::string_view body_json) {
-  line_.clear();
-  line_ += "{\"trafikey\":\"history\",\"version\":1,\"kind\":";
-  append_json_string(line_, kind);
+  out_ += "{\"trafikey\":\"history\",\"version\":1,\"kind\":";
+  append_json_string(out_, kind);
   // body_json is an object: splice its fields in
   if (body_json.size() > 2) {
-    line_ += ',';
-    line_.append(body_json.substr(1, body_json.size() - 2));
+    out_ += ',';
+    out_.append(body_json.substr(1, body_json.size() - 2));
   }
-  line_ += '}';
+  out_ += '}';
   finish();
 }
 
 void History::begin(const Stamp& at, std::string_view actor) {
-  line_.clear();
-  line_ += "{\"t\":";
-  append_integer(line_, at.true_ms);
-  line_ += ",\"st\":";
-  append_integer(line_, at.server_ms);
-  line_ += ",\"inc\":";
-  append_integer(line_, at.incarnation);
-  line_ += ",\"actor\":";
-  append_json_string(line_, actor);
+  out_ += "{\"t\":";
+  append_integer(out_, at.true_ms);
+  out_ += ",\"st\":";
+  append_integer(out_, at.server_ms);
+  out_ += ",\"inc\":";
+  append_integer(out_, at.incarnation);
+  out_ += ",\"actor\":";
+  append_json_string(out_, actor);
 }
 
 void History::finish() {
-  line_ += '\n';
-  EVP_DigestUpdate(digest_->ctx, line_.data(), line_.size());
-  if (keep_text_) text_ += line_;
+  out_ += '\n';
   ++lines_;
+  if (out_.size() - hashed_ >= hash_block) digest_pending();
+}
+
+void History::digest_pending() const {
+  EVP_DigestUpdate(digest_->ctx, out_.data() + hashed_, out_.size() - hashed_);
+  if (keep_text_) {
+    hashed_ = out_.size();
+  } else {
+    out_.clear();  // the text is not kept: the buffer starts over
+    hashed_ = 0;
+  }
 }
 
 void History::call(const Stamp& at, std::string_view actor, Args argv, const Reply& reply,
                    bool lost, std::int64_t writes) {
   begin(at, actor);
-  line_ += ",\"call\":[";
+  out_ += ",\"call\":[";
   for (std::size_t i = 0; i < argv.size(); ++i) {
-    if (i) line_ += ',';
-    append_json_string(line_, argv[i]);
+    if (i) out_ += ',';
+    append_json_string(out_, argv[i]);
   }
-  line_ += "],\"reply\":";
-  append_json_reply(line_, reply);
-  if (lost) line_ += ",\"lost\":true";
-  line_ += ",\"w\":";
-  append_integer(line_, writes);
-  line_ += '}';
+  out_ += "],\"reply\":";
+  append_json_reply(out_, reply);
+  if (lost) out_ += ",\"lost\":true";
+  out_ += ",\"w\":";
+  append_integer(out_, writes);
+  out_ += '}';
   finish();
 }
 
 void History::fault(const Stamp& at, std::string_view name, std::string_view fields_json) {
   begin(at, "fault");
-  line_ += ",\"fault\":";
-  append_json_string(line_, name);
+  out_ += ",\"fault\":";
+  append_json_string(out_, name);
   if (!fields_json.empty()) {
-    line_ += ',';
-    line_ += fields_json;
+    out_ += ',';
+    out_ += fields_json;
   }
-  line_ += '}';
+  out_ += '}';
   finish();
 }
 
 void History::verdict(const Stamp& at, std::string_view actor, std::string_view job,
                       std::string_view kind, int stamp_incarnation) {
   begin(at, actor);
-  line_ += ",\"verdict\":";
-  append_json_string(line_, kind);
-  line_ += ",\"job\":";
-  append_json_string(line_, job);
-  line_ += ",\"stamp_inc\":";
-  append_integer(line_, stamp_incarnation);
-  line_ += '}';
+  out_ += ",\"verdict\":";
+  append_json_string(out_, kind);
+  out_ += ",\"job\":";
+  append_json_string(out_, job);
+  out_ += ",\"stamp_inc\":";
+  append_integer(out_, stamp_incarnation);
+  out_ += '}';
   finish();
 }
 
 void History::phase(const Stamp& at, std::string_view name) {
   begin(at, "world");
-  line_ += ",\"phase\":";
-  append_json_string(line_, name);
-  line_ += '}';
+  out_ += ",\"phase\":";
+  append_json_string(out_, name);
+  out_ += '}';
   finish();
 }
 
 void History::end(const Stamp& at, std::string_view outcome, std::string_view fields_json) {
   begin(at, "world");
-  line_ += ",\"end\":";
-  append_json_string(line_, outcome);
+  out_ += ",\"end\":";
+  append_json_string(out_, outcome);
   if (!fields_json.empty()) {
-    line_ += ',';
-    line_ += fields_json;
+    out_ += ',';
+    out_ += fields_json;
   }
-  line_ += '}';
+  out_ += '}';
   finish();
 }
 
 std::string History::fingerprint() const {
+  digest_pending();
   EVP_MD_CTX* copy = EVP_MD_CTX_new();
   EVP_MD_CTX_copy_ex(copy, digest_->ctx);
   unsigned char md[EVP_MAX_MD_SIZE];

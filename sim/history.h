@@ -57,10 +57,17 @@ class History {
  private:
   void begin(const Stamp& at, std::string_view actor);
   void finish();
+  void digest_pending() const;
 
+  // Lines are written straight into `out_` (text_ when the text is kept, else a buffer
+  // emptied at each digest) and hashed in blocks of at least hash_block bytes: one
+  // EVP_DigestUpdate per short line cost more than the hashing itself.
+  static constexpr std::size_t hash_block = 16384;
   bool keep_text_;
-  std::string line_;
   std::string text_;
+  std::string buffer_;
+  std::string& out_;
+  mutable std::size_t hashed_ = 0;  // bytes of out_ already digested
   std::int64_t lines_ = 0;
   struct Digest;
   std::unique_ptr<Digest> digest_;
