@@ -64,8 +64,18 @@ Reply SimServer::call(Args argv) {
 
 void SimServer::write(const WriteOp& op) {
   ++writes_;
+  if (undo_) {
+    switch (op.kind) {
+      case WriteOp::Kind::hset:
+      case WriteOp::Kind::hdel: undo_->before_field(*data_, op.key, op.field); break;
+      case WriteOp::Kind::zadd:
+      case WriteOp::Kind::zrem: undo_->before_member(*data_, op.key, op.field); break;
+      case WriteOp::Kind::incr:
+      case WriteOp::Kind::set:
+      case WriteOp::Kind::del: undo_->before_key(*data_, op.key); break;
+    }
+  }
   apply(*data_, op);
-  if (write_log_) write_log_->push_back(op);
 }
 
 // ---- Host reads
@@ -159,47 +169,32 @@ Status SimServer::may_write(std::string_view key) {
   return ok_status();
 }
 
-// ---- Writer: applied in place; logged when the world keeps a write log.
+// ---- Writer: recorded in the undo log (when the world keeps one), then applied in place.
 
 void SimServer::hset(std::string_view key, std::span<const FieldRef> fields) {
   ++writes_;
   for (const auto& fv : fields) {
+    if (undo_) undo_->before_field(*data_, key, fv.field);
     data_->hset(key, fv.field, fv.value);
-    if (write_log_) {
-      WriteOp op{WriteOp::Kind::hset, std::string(key), std::string(fv.field),
-                 std::string(fv.value), 0};
-      write_log_->push_back(std::move(op));
-    }
   }
 }
 
 void SimServer::zadd(std::string_view key, std::int64_t score, std::string_view member) {
   ++writes_;
+  if (undo_) undo_->before_member(*data_, key, member);
   data_->zadd(key, static_cast<double>(score), member);
-  if (write_log_) {
-    WriteOp op{WriteOp::Kind::zadd, std::string(key), std::string(member), {},
-               static_cast<double>(score)};
-    write_log_->push_back(std::move(op));
-  }
 }
 
 void SimServer::zrem(std::string_view key, std::string_view member) {
   ++writes_;
+  if (undo_) undo_->before_member(*data_, key, member);
   data_->zrem(key, member);
-  if (write_log_) {
-    WriteOp op{WriteOp::Kind::zrem, std::string(key), std::string(member), {}, 0};
-    write_log_->push_back(std::move(op));
-  }
 }
 
 std::int64_t SimServer::incr(std::string_view key) {
   ++writes_;
-  const std::int64_t value = data_->incr(key);
-  if (write_log_) {
-    WriteOp op{WriteOp::Kind::incr, std::string(key), {}, {}, 0};
-    write_log_->push_back(std::move(op));
-  }
-  return value;
+  if (undo_) undo_->before_key(*data_, key);
+  return data_->incr(key);
 }
 
 }  // namespace trafikey::sim

@@ -18,6 +18,7 @@
 #include "core/epoch.h"
 #include "core/host.h"
 #include "sim/keyspace.h"
+#include "sim/undo.h"
 
 namespace trafikey::sim {
 
@@ -30,7 +31,7 @@ struct Incarnation {
 
 enum class Role : std::uint8_t { primary, replica, loading };
 
-// One write as it reached the keyspace: what persistence models and the ledger see.
+// One write of a plain command (sim/plain.h), as it reaches the keyspace.
 struct WriteOp {
   enum class Kind : std::uint8_t { hset, hdel, zadd, zrem, incr, set, del };
   Kind kind;
@@ -59,9 +60,9 @@ class SimServer final : public Host, private Writer {
   void set_write_denied(std::function<bool(std::string_view)> denied) {
     write_denied_ = std::move(denied);
   }
-  // Appends every write applied to `log` as well (the world's record of writes, from
-  // which it rebuilds what a restart or failover keeps); null: none.
-  void set_write_log(std::vector<WriteOp>* log) { write_log_ = log; }
+  // Records in `log`, before each write, what the write overwrites (the world's way back
+  // to what a restart or a failover keeps); null: nothing is recorded.
+  void set_undo_log(UndoLog* log) { undo_ = log; }
 
   // A client call: an EMQ verb (when the module is loaded) or one of the plain commands
   // scenarios may use (sim/plain.h). Anything else is an unknown command.
@@ -70,7 +71,7 @@ class SimServer final : public Host, private Writer {
   const Keyspace& data() const { return *data_; }
   // Writes applied so far by this server object (verbs and plain commands).
   std::int64_t writes() const { return writes_; }
-  // Applies a write and logs it: the path of plain-command writes.
+  // Records and applies a write: the path of plain-command writes.
   void write(const WriteOp& op);
 
   // ---- Host
@@ -102,7 +103,7 @@ class SimServer final : public Host, private Writer {
   std::int64_t now_ms_ = 0;
   Role role_ = Role::primary;
   std::function<bool(std::string_view)> write_denied_;
-  std::vector<WriteOp>* write_log_ = nullptr;
+  UndoLog* undo_ = nullptr;
   std::int64_t writes_ = 0;
 };
 

@@ -12,8 +12,7 @@ World::World(const WorldOptions& options)
       prng_(options.seed),
       history_(options.keep_history_text),
       server_(live_) {
-  ops_.reserve(4096);
-  server_.set_write_log(&ops_);
+  server_.set_undo_log(&undo_);
 }
 
 void World::begin(std::string_view header_kind, std::string_view header_json) {
@@ -81,32 +80,19 @@ void World::sync_persistence() {
     last_replica_true_ms_ = true_ms_;
     moved = true;
   }
-  if (moved) compact_log();
-}
-
-void World::fold_to(std::int64_t position) {
-  const auto n = static_cast<std::size_t>(position - checkpoint_pos_);
-  for (std::size_t i = 0; i < n; ++i) apply(checkpoint_, ops_[i]);
-  ops_.erase(ops_.begin(), ops_.begin() + static_cast<std::ptrdiff_t>(n));
-  checkpoint_pos_ = position;
+  if (moved) forget_unreachable();
 }
 
 void World::rewind_to(std::int64_t position) {
   durable_pos_ = replica_pos_ = position;
-  if (position == write_position()) return;  // nothing lost: live_ is already that keyspace
-  fold_to(position);
-  ops_.clear();  // the writes after `position` are lost
-  live_ = checkpoint_;
+  undo_.rewind(live_, position);  // the writes after `position` are lost
 }
 
-void World::compact_log() {
-  // Folding costs as much as the writes did, so it waits until the log is long; the oldest
-  // position a restart or a failover may still go back to bounds it.
-  constexpr std::size_t fold_at_ops = 1 << 16;
-  if (ops_.size() < fold_at_ops) return;
+void World::forget_unreachable() {
+  // Only the durable copy (everysec, snapshot) and the replica can be gone back to.
   const bool durable_used = options_.persistence == Persistence::everysec ||
                             options_.persistence == Persistence::snapshot;
-  fold_to(durable_used ? std::min(durable_pos_, replica_pos_) : replica_pos_);
+  undo_.forget_before(durable_used ? std::min(durable_pos_, replica_pos_) : replica_pos_);
 }
 
 namespace {
@@ -220,9 +206,8 @@ void World::restart() {
       break;
     case Persistence::none:
       live_.clear();
-      checkpoint_.clear();
-      ops_.clear();
-      checkpoint_pos_ = durable_pos_ = replica_pos_ = 0;
+      undo_.clear();
+      durable_pos_ = replica_pos_ = 0;
       survived = 0;
       break;
   }

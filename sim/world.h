@@ -117,16 +117,12 @@ class World {
  private:
   void start_process(std::string_view why, std::int64_t survived_calls, std::int64_t lost_calls);
   void sync_persistence();
-  // The persisted copy and the replica are positions in the stream of writes since a
-  // checkpoint, so a sync costs nothing; the keyspace as of a position is rebuilt only
-  // when a restart or a failover goes back to it. Positions count WriteOps (one per hash
-  // field written).
-  std::int64_t write_position() const {
-    return checkpoint_pos_ + static_cast<std::int64_t>(ops_.size());
-  }
-  void fold_to(std::int64_t position);    // the checkpoint moves forward to `position`
+  // The persisted copy and the replica are positions in the stream of writes (the undo
+  // log's), so a sync costs nothing; a restart or a failover that goes back to one
+  // undoes the writes after it. Positions count undo entries (one per hash field written).
+  std::int64_t write_position() const { return undo_.position(); }
   void rewind_to(std::int64_t position);  // live_ and every copy: as of `position`
-  void compact_log();                     // bounds ops_ (folds what no copy needs)
+  void forget_unreachable();              // bounds the undo log to what a copy may need
 
   WorldOptions options_;
   Prng prng_;
@@ -136,9 +132,8 @@ class World {
   std::int64_t true_ms_ = 0;
 
   Keyspace live_;
-  Keyspace checkpoint_;         // live_ as of checkpoint_pos_
-  std::vector<WriteOp> ops_;    // every write since the checkpoint, in order (server_ adds)
-  std::int64_t checkpoint_pos_ = 0, durable_pos_ = 0, replica_pos_ = 0;
+  UndoLog undo_;  // what every write overwrote (server_ records it)
+  std::int64_t durable_pos_ = 0, replica_pos_ = 0;
   std::int64_t durable_calls_ = 0, replica_calls_ = 0;  // calls each copy holds
   std::int64_t last_sync_server_ms_ = 0, last_replica_true_ms_ = 0;
   std::int64_t calls_ = 0, writes_ = 0;

@@ -208,24 +208,19 @@ TEST(PlainCommands, replica_refuses_writes_and_serves_reads) {
   EXPECT_EQ(s.data.dump(), before);
 }
 
-TEST(PlainCommands, writes_reach_the_write_log_one_op_per_field) {
+TEST(PlainCommands, writes_are_recorded_for_undo_one_entry_per_field) {
   PlainServer s;
-  struct {
-    std::vector<WriteOp> ops;
-  } observer;
-  s.server.set_write_log(&observer.ops);
+  UndoLog undo;
+  s.server.set_undo_log(&undo);
   ASSERT_EQ(s.call({"HSET", "h", "a", "1", "b", "2"}), Int(2));
+  EXPECT_EQ(undo.position(), 2);
   ASSERT_EQ(s.call({"ZADD", "z", "7", "m"}), Int(1));
-  ASSERT_EQ(s.call({"HGET", "h", "a"}), Bulk("1"));
-  ASSERT_EQ(observer.ops.size(), 3u);
-  EXPECT_EQ(observer.ops[0].kind, WriteOp::Kind::hset);
-  EXPECT_EQ(observer.ops[0].key, "h");
-  EXPECT_EQ(observer.ops[0].field, "a");
-  EXPECT_EQ(observer.ops[0].value, "1");
-  EXPECT_EQ(observer.ops[1].field, "b");
-  EXPECT_EQ(observer.ops[2].kind, WriteOp::Kind::zadd);
-  EXPECT_EQ(observer.ops[2].field, "m");
-  EXPECT_EQ(observer.ops[2].score, 7);
+  ASSERT_EQ(s.call({"HGET", "h", "a"}), Bulk("1"));  // a read records nothing
+  EXPECT_EQ(undo.position(), 3);
+  undo.rewind(s.data, 2);
+  EXPECT_EQ(s.data.dump(), "\"h\" hash \"a\"=\"1\" \"b\"=\"2\"\n");
+  undo.rewind(s.data, 0);
+  EXPECT_EQ(s.data.dump(), "");
 }
 
 TEST(PlainCommands, plain_commands_answer_without_the_module) {

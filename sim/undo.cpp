@@ -1,0 +1,175 @@
+#include "sim/undo.h"
+
+#include <cstdlib>
+#include <variant>
+
+namespace trafikey::sim {
+
+UndoLog::Span UndoLog::keep(std::string_view bytes) {
+  Span s{static_cast<std::uint32_t>(bytes_.size()), static_cast<std::uint32_t>(bytes.size())};
+  bytes_.append(bytes);
+  return s;
+}
+
+void UndoLog::before_field(const Keyspace& data, std::string_view key, std::string_view field) {
+  Entry e;
+  e.kind = Entry::Kind::field;
+  e.key = keep(key);
+  e.name = keep(field);
+  bool wrong = false;
+  if (const Keyspace::Hash* hash = data.hash_at(key, wrong)) {
+    for (std::size_t i = 0; i < hash->size(); ++i) {
+      if ((*hash)[i].first != field) continue;
+      e.existed = true;
+      e.index = static_cast<std::uint32_t>(i);
+      e.value = keep((*hash)[i].second);
+      break;
+    }
+  }
+  entries_.push_back(e);
+}
+
+void UndoLog::before_member(const Keyspace& data, std::string_view key, std::string_view member) {
+  Entry e;
+  e.kind = Entry::Kind::member;
+  e.key = keep(key);
+  e.name = keep(member);
+  bool wrong = false;
+  if (const Keyspace::Zset* zset = data.zset_at(key, wrong)) {
+    if (auto it = zset->scores.find(member); it != zset->scores.end()) {
+      e.existed = true;
+      e.score = it->second;
+    }
+  }
+  entries_.push_back(e);
+}
+
+void UndoLog::before_key(const Keyspace& data, std::string_view key) {
+  Entry e;
+  e.kind = Entry::Kind::key;
+  e.key = keep(key);
+  if (const Keyspace::Value* value = data.find(key)) {
+    e.existed = true;
+    e.whole = static_cast<std::int32_t>(wholes_.size());
+    wholes_.emplace_back(*value);
+  } else {
+    e.whole = static_cast<std::int32_t>(wholes_.size());
+    wholes_.emplace_back(std::nullopt);
+  }
+  entries_.push_back(e);
+}
+
+namespace {
+// Puts a whole value back under `key` through the keyspace's own writes, so the result is
+// the keyspace those writes give (hash fields in their order, zset order by score).
+void restore(Keyspace& data, std::string_view key, const Keyspace::Value& value) {
+  data.del(key);
+  if (const auto* s = std::get_if<std::string>(&value)) {
+    data.set(key, *s);
+  } else if (const auto* h = std::get_if<Keyspace::Hash>(&value)) {
+    for (const auto& [field, v] : *h) data.hset(key, field, v);
+  } else {
+    for (const auto& [score, member] : std::get<Keyspace::Zset>(value).order) {
+      data.zadd(key, score, member);
+    }
+  }
+}
+}  // namespace
+
+void UndoLog::undo(Keyspace& data, const Entry& e) {
+  const std::string_view key = view(e.key);
+  switch (e.kind) {
+    case Entry::Kind::field: {
+      const std::string_view field = view(e.name);
+      if (!e.existed) {
+        data.hdel(key, field);  // the write added it last; HDEL drops an emptied hash
+        break;
+      }
+      bool wrong = false;
+      const Keyspace::Hash* hash = data.hash_at(key, wrong);
+      if (hash && Keyspace::hash_field(*hash, field)) {
+        data.hset(key, field, view(e.value));  // overwritten in place
+        break;
+      }
+      // deleted: back at its index
+      Keyspace::Hash rebuilt = hash ? *hash : Keyspace::Hash{};
+      rebuilt.insert(rebuilt.begin() + e.index, {std::string(field), std::string(view(e.value))});
+      restore(data, key, rebuilt);
+      break;
+    }
+    case Entry::Kind::member:
+      if (e.existed) {
+        data.zadd(key, e.score, view(e.name));
+      } else {
+        data.zrem(key, view(e.name));  // ZREM drops an emptied zset
+      }
+      break;
+    case Entry::Kind::key: {
+      const auto& old = wholes_[static_cast<std::size_t>(e.whole)];
+      if (old) {
+        restore(data, key, *old);
+      } else {
+        data.del(key);
+      }
+      wholes_.pop_back();  // entries are undone newest first: this one is the last
+      break;
+    }
+  }
+}
+
+void UndoLog::rewind(Keyspace& data, std::int64_t to) {
+  if (to < oldest() || to > position()) std::abort();  // a copy older than the log: a bug
+  while (position() > to) {
+    const Entry e = entries_.back();
+    undo(data, e);
+    entries_.pop_back();
+    bytes_.resize(e.key.offset);  // an entry's bytes are the last ones kept
+  }
+  if (head_ > entries_.size()) head_ = entries_.size();
+}
+
+void UndoLog::forget_before(std::int64_t to) {
+  if (to <= oldest()) return;
+  head_ = static_cast<std::size_t>(std::min(to, position()) - base_);
+  // Dropping from the front moves what is left: done once half the log is forgotten.
+  if (head_ >= 4096 && head_ * 2 >= entries_.size()) compact();
+}
+
+void UndoLog::compact() {
+  std::string bytes;
+  std::vector<Entry> entries;
+  std::vector<std::optional<Keyspace::Value>> wholes;
+  entries.reserve(entries_.size() - head_);
+  auto move_span = [&](Span s) {
+    Span moved{static_cast<std::uint32_t>(bytes.size()), s.size};
+    bytes.append(view(s));
+    return moved;
+  };
+  for (std::size_t i = head_; i < entries_.size(); ++i) {
+    Entry e = entries_[i];
+    e.key = move_span(e.key);
+    e.name = move_span(e.name);
+    e.value = move_span(e.value);
+    if (e.kind == Entry::Kind::key) {
+      const auto old = static_cast<std::size_t>(e.whole);
+      e.whole = static_cast<std::int32_t>(wholes.size());
+      wholes.push_back(std::move(wholes_[old]));
+    }
+    entries.push_back(e);
+  }
+  base_ += static_cast<std::int64_t>(head_);
+  head_ = 0;
+  bytes_ = std::move(bytes);
+  entries_ = std::move(entries);
+  wholes_ = std::move(wholes);
+}
+
+void UndoLog::clear() {
+  bytes_.clear();
+  entries_.clear();
+  wholes_.clear();
+  head_ = 0;
+  base_ = 0;
+}
+
+}  // namespace trafikey::sim

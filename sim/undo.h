@@ -1,0 +1,70 @@
+// UndoLog: how the world takes the live keyspace back to an earlier point of its write
+// stream, for a restart that loses writes or a failover to a lagging replica.
+//
+// Before each write reaches the keyspace, the server records what the write will
+// overwrite (one entry per hash field or zset member, one per whole key for INCR, SET and
+// DEL). Positions count entries since the log was last cleared; rewind(p) undoes the
+// entries after p newest first, which gives back exactly the keyspace as of p, hash field
+// order included (a new field is always the last one when its entry is undone; a deleted
+// field goes back to its index). A copy that cannot go back further than p lets the log
+// forget the entries before p.
+//
+// Why not a checkpoint plus a replay of the writes since: a restart or a failover then
+// copied the whole keyspace, and every write was copied twice. Undoing costs only the
+// writes lost, and the recorded bytes share one buffer.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "sim/keyspace.h"
+
+namespace trafikey::sim {
+
+class UndoLog {
+ public:
+  // ---- before a write: what it will overwrite
+  void before_field(const Keyspace& data, std::string_view key, std::string_view field);  // HSET, HDEL
+  void before_member(const Keyspace& data, std::string_view key, std::string_view member);  // ZADD, ZREM
+  void before_key(const Keyspace& data, std::string_view key);  // INCR, SET, DEL
+
+  std::int64_t position() const { return base_ + static_cast<std::int64_t>(entries_.size()); }
+  // The oldest position rewind() may still go back to.
+  std::int64_t oldest() const { return base_ + static_cast<std::int64_t>(head_); }
+  // Undoes every entry after `to` (oldest() <= to <= position()).
+  void rewind(Keyspace& data, std::int64_t to);
+  // No rewind will go back before `to`: the entries before it are dropped.
+  void forget_before(std::int64_t to);
+  // Empties the log; positions start again at 0 (the keyspace was emptied too).
+  void clear();
+
+ private:
+  struct Span {
+    std::uint32_t offset = 0, size = 0;
+  };
+  struct Entry {
+    enum class Kind : std::uint8_t { field, member, key };
+    Kind kind = Kind::field;
+    bool existed = false;   // the field, member or key was there before the write
+    Span key, name, value;  // name: field or member; value: the field's old value
+    std::uint32_t index = 0;  // field: its position in the hash
+    double score = 0;         // member: its old score
+    std::int32_t whole = -1;  // key: index of the old value in wholes_
+  };
+
+  Span keep(std::string_view bytes);
+  std::string_view view(Span s) const { return std::string_view(bytes_).substr(s.offset, s.size); }
+  void undo(Keyspace& data, const Entry& e);
+  void compact();
+
+  std::string bytes_;  // every recorded key, name and value, in entry order
+  std::vector<Entry> entries_;
+  std::vector<std::optional<Keyspace::Value>> wholes_;  // old values of whole keys
+  std::size_t head_ = 0;     // entries_[0, head_) are forgotten
+  std::int64_t base_ = 0;    // the position of entries_[0]
+};
+
+}  // namespace trafikey::sim
