@@ -1,6 +1,7 @@
 #include "sim/run.h"
 
 #include <algorithm>
+#include <charconv>
 #include <queue>
 #include <vector>
 
@@ -21,9 +22,48 @@ struct Event {
   std::uint64_t tie = 0;
   std::uint64_t seq = 0;
   EventKind kind = EventKind::add;
-  int actor = 0;               // worker index, job number (add), fault index
-  std::uint64_t gen = 0;       // lease generation (extend_one, finish) or batch generation
-  std::vector<std::string> argv;  // resend
+  int actor = 0;          // worker index, job number (add), fault index
+  std::uint64_t gen = 0;  // lease generation (extend_one, finish), batch generation, or
+                          // the index of a resend's arguments
+};
+
+// The arguments of the next call, built in one reused buffer: no allocation per call once
+// the buffers have grown. The views are valid until the next clear().
+class Argv {
+ public:
+  Argv& clear() {
+    bytes_.clear();
+    ends_.clear();
+    return *this;
+  }
+  Argv& add(std::string_view text) {
+    bytes_.append(text);
+    ends_.push_back(bytes_.size());
+    return *this;
+  }
+  Argv& add(std::int64_t n) { return add({}, n); }
+  Argv& add(std::string_view prefix, std::int64_t n) {  // e.g. "j" 12 -> "j12"
+    char digits[24];
+    const char* end = std::to_chars(digits, digits + sizeof digits, n).ptr;
+    bytes_.append(prefix);
+    bytes_.append(digits, static_cast<std::size_t>(end - digits));
+    ends_.push_back(bytes_.size());
+    return *this;
+  }
+  Args views() {
+    views_.clear();
+    std::size_t start = 0;
+    for (const std::size_t end : ends_) {
+      views_.emplace_back(bytes_.data() + start, end - start);
+      start = end;
+    }
+    return views_;
+  }
+
+ private:
+  std::string bytes_;
+  std::vector<std::size_t> ends_;
+  std::vector<std::string_view> views_;
 };
 
 struct Later {
@@ -65,7 +105,7 @@ class Runner {
   void schedule(Event e) {
     e.tie = world_.prng().next();
     e.seq = ++seq_;
-    queue_.push(std::move(e));
+    queue_.push(e);
   }
   void schedule(std::int64_t at, EventKind kind, int actor = 0, std::uint64_t gen = 0) {
     Event e;
@@ -73,7 +113,7 @@ class Runner {
     e.kind = kind;
     e.actor = actor;
     e.gen = gen;
-    schedule(std::move(e));
+    schedule(e);
   }
   // The true time at which worker w's clock will have advanced by `worker_ms`.
   std::int64_t after_worker_ms(const Worker& w, std::int64_t worker_ms) const {
@@ -84,19 +124,17 @@ class Runner {
     return std::max<std::int64_t>(1, plan_.lease_ms * plan_.extend_at_per_mille / 1000);
   }
 
-  const CallRecord& call(const std::string& actor, const std::vector<std::string>& argv) {
-    views_.assign(argv.begin(), argv.end());  // reused: no allocation per call
-    return world_.call(actor, Args(views_));
-  }
+  const CallRecord& call(std::string_view actor, Argv& argv) { return world_.call(actor, argv.views()); }
   // A lost reply: retry once after a while, or give up, as drawn.
-  void maybe_resend(int actor, const std::vector<std::string>& argv) {
+  void maybe_resend(int actor, Args argv) {
     if (!world_.prng().chance(plan_.retry_per_mille)) return;
     Event e;
     e.at = world_.true_ms() + retry_after_ms;
     e.kind = EventKind::resend;
     e.actor = actor;
-    e.argv = argv;
-    schedule(std::move(e));
+    e.gen = resends_.size();
+    resends_.emplace_back(argv.begin(), argv.end());
+    schedule(e);
   }
   std::string actor_name(int actor) const {
     if (actor < static_cast<int>(workers_.size())) return workers_[static_cast<std::size_t>(actor)].name;
@@ -111,7 +149,7 @@ class Runner {
       later.at = w.paused_until;
       later.tie = static_cast<std::uint64_t>(e.at);
       later.seq = ++seq_;
-      queue_.push(std::move(later));
+      queue_.push(later);
       return true;
     }
     return false;
@@ -151,17 +189,17 @@ class Runner {
   std::vector<Worker> workers_;
   bool liveness_ = false;
   bool rate_changed_ = false;  // the server clock runs at a rate other than 1
-  std::vector<std::string_view> views_;
+  Argv argv_;  // the next call's arguments
+  std::vector<std::vector<std::string>> resends_;  // arguments of lost calls to send again
   std::map<std::string, std::int64_t> faults_applied_;
 };
 
 void Runner::on_add(const Event& e) {
-  const std::string id = "j" + std::to_string(e.actor);
-  std::vector<std::string> argv{"EMQ.ADD", plan_.queue, id, "payload-" + std::to_string(e.actor),
-                                "MAXFAILURES", std::to_string(plan_.max_failures)};
-  const CallRecord& rec = call("p", argv);
+  argv_.clear().add("EMQ.ADD").add(plan_.queue).add("j", e.actor).add("payload-", e.actor);
+  argv_.add("MAXFAILURES").add(plan_.max_failures);
+  const CallRecord& rec = call("p", argv_);
   if (rec.lost) {
-    maybe_resend(-1, argv);
+    maybe_resend(-1, argv_.views());
   } else if (rec.reply.is_error()) {
     schedule(world_.true_ms() + plan_.poll_ms, EventKind::add, e.actor);
   }
@@ -174,9 +212,8 @@ void Runner::on_claim(const Event& e) {
   w.claim_pending = false;
   const auto capacity = static_cast<std::int64_t>(plan_.claim_count) - static_cast<std::int64_t>(w.held.size());
   if (capacity <= 0) return;  // a finish will ask again
-  std::vector<std::string> argv{"EMQ.CLAIM", plan_.queue, std::to_string(plan_.lease_ms), "COUNT",
-                                std::to_string(capacity)};
-  const CallRecord& rec = call(w.name, argv);
+  argv_.clear().add("EMQ.CLAIM").add(plan_.queue).add(plan_.lease_ms).add("COUNT").add(capacity);
+  const CallRecord& rec = call(w.name, argv_);
   if (rec.lost || rec.reply.is_error() || rec.reply.kind() != Reply::Kind::array) {
     // the claimed leases of a lost reply are orphaned: no worker holds them
     want_claim(wi, world_.true_ms() + (rec.lost ? retry_after_ms : plan_.poll_ms));
@@ -205,15 +242,12 @@ void Runner::on_extend_all(const Event& e) {
     w.batch_armed = false;
     return;
   }
-  std::vector<std::string> argv{"EMQ.EXTENDS", plan_.queue, std::to_string(plan_.lease_ms)};
+  argv_.clear().add("EMQ.EXTENDS").add(plan_.queue).add(plan_.lease_ms);
   const std::vector<Held> sent = w.held;
-  for (const auto& h : sent) {
-    argv.push_back(h.id);
-    argv.push_back(std::to_string(h.token));
-  }
-  const CallRecord& rec = call(w.name, argv);
+  for (const auto& h : sent) argv_.add(h.id).add(h.token);
+  const CallRecord& rec = call(w.name, argv_);
   if (rec.lost) {
-    maybe_resend(e.actor, argv);
+    maybe_resend(e.actor, argv_.views());
   } else if (rec.reply.kind() == Reply::Kind::array) {
     bool lost_any = false;
     for (std::size_t i = 0; i < sent.size() && i < rec.reply.items().size(); ++i) {
@@ -231,12 +265,11 @@ void Runner::on_extend_one(const Event& e) {
   Held* h = held(w, e.gen);
   if (!h) return;
   if (defer(w, e)) return;
-  std::vector<std::string> argv{"EMQ.EXTEND", plan_.queue, h->id, std::to_string(h->token),
-                                std::to_string(plan_.lease_ms)};
+  argv_.clear().add("EMQ.EXTEND").add(plan_.queue).add(h->id).add(h->token).add(plan_.lease_ms);
   const std::string id = h->id;
-  const CallRecord& rec = call(w.name, argv);
+  const CallRecord& rec = call(w.name, argv_);
   if (rec.lost) {
-    maybe_resend(e.actor, argv);
+    maybe_resend(e.actor, argv_.views());
   } else if (rec.reply.kind() == Reply::Kind::integer && rec.reply.as_integer() == 0) {
     drop(w, id);
     want_claim(e.actor, world_.true_ms());
@@ -250,19 +283,18 @@ void Runner::on_finish(const Event& e) {
   Held* h = held(w, e.gen);
   if (!h) return;
   if (defer(w, e)) return;
-  std::vector<std::string> argv;
   if (world_.prng().chance(plan_.fail_per_mille)) {
-    argv = {"EMQ.FAIL", plan_.queue, h->id, std::to_string(h->token), "worker reported failure"};
+    argv_.clear().add("EMQ.FAIL").add(plan_.queue).add(h->id).add(h->token).add("worker reported failure");
   } else {
-    argv = {"EMQ.COMPLETE", plan_.queue, h->id, std::to_string(h->token), "ok"};
+    argv_.clear().add("EMQ.COMPLETE").add(plan_.queue).add(h->id).add(h->token).add("ok");
   }
   const std::string id = h->id;
-  const CallRecord& rec = call(w.name, argv);
+  const CallRecord& rec = call(w.name, argv_);
   if (rec.reply.is_error() && !rec.lost) {
     schedule(world_.true_ms() + plan_.poll_ms, EventKind::finish, e.actor, e.gen);
     return;
   }
-  if (rec.lost) maybe_resend(e.actor, argv);
+  if (rec.lost) maybe_resend(e.actor, argv_.views());
   drop(w, id);
   want_claim(e.actor, world_.true_ms());
 }
@@ -273,11 +305,13 @@ void Runner::on_resend(const Event& e) {
     Worker& w = workers_[static_cast<std::size_t>(e.actor)];
     if (defer(w, e)) return;
   }
-  call(actor, e.argv);  // the answer only tells the caller what it already decided
+  argv_.clear();
+  for (const std::string& arg : resends_[static_cast<std::size_t>(e.gen)]) argv_.add(arg);
+  call(actor, argv_);  // the answer only tells the caller what it already decided
 }
 
 void Runner::on_sweep() {
-  call("s", {"EMQ.STALLED.CHECK", plan_.queue, std::to_string(plan_.max_stalled)});
+  call("s", argv_.clear().add("EMQ.STALLED.CHECK").add(plan_.queue).add(plan_.max_stalled));
   schedule(world_.true_ms() + plan_.sweep_interval_ms, EventKind::sweep);
 }
 
@@ -320,11 +354,13 @@ void Runner::on_fault(const Fault& f) {
     case FaultKind::epoch_malformed: world_.arm_epoch_fault(EpochFault::malformed); break;
     case FaultKind::row_delete:
       // as an operator or an older script might: the id stays in its set, a ghost
-      call("op", {"DEL", QueueKeys(plan_.queue).row("j" + std::to_string(f.target))});
+      call("op", argv_.clear().add("DEL").add(QueueKeys(plan_.queue).row("j" + std::to_string(f.target))));
       break;
     case FaultKind::lane_mark: {
       const std::string row = QueueKeys(plan_.queue).row("j" + std::to_string(f.target));
-      if (world_.data().type(row) == KeyType::hash) call("op", {"HSET", row, "group", "lane-1"});
+      if (world_.data().type(row) == KeyType::hash) {
+        call("op", argv_.clear().add("HSET").add(row).add("group").add("lane-1"));
+      }
       break;
     }
   }
@@ -380,7 +416,7 @@ RunSummary Runner::run() {
   RunSummary summary;
   const std::int64_t bound_ms = plan_.safety_ms + plan_.liveness_bound_ms();
   while (!queue_.empty()) {
-    Event e = queue_.top();
+    const Event e = queue_.top();
     queue_.pop();
     if (liveness_ && e.at > bound_ms) {
       world_.advance_to(bound_ms);
