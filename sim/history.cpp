@@ -2,6 +2,7 @@
 
 #include <openssl/evp.h>
 
+#include <array>
 #include <charconv>
 #include <cstdio>
 
@@ -28,6 +29,15 @@ History::History(bool keep_text)
 }
 History::~History() = default;
 
+namespace {
+// Bytes a JSON string may hold as they are: printable ASCII but '"' and '\\'.
+constexpr std::array<bool, 256> plain_bytes = [] {
+  std::array<bool, 256> plain{};
+  for (int c = 0x20; c < 0x7f; ++c) plain[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
+  return plain;
+}();
+}  // namespace
+
 void append_json_string(std::string& out, std::string_view bytes) {
   static constexpr char hex[] = "0123456789abcdef";
   out += '"';
@@ -35,7 +45,7 @@ void append_json_string(std::string& out, std::string_view bytes) {
   std::size_t run = 0;
   for (std::size_t i = 0; i < bytes.size(); ++i) {
     const auto c = static_cast<unsigned char>(bytes[i]);
-    if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\') continue;
+    if (plain_bytes[c]) continue;
     out.append(bytes.data() + run, i - run);
     if (c == '"' || c == '\\') {
       out += '\\';
