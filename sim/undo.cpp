@@ -5,6 +5,18 @@
 
 namespace trafikey::sim {
 
+UndoLog::UndoLog() {
+  // A run of ~1,000 calls writes a few thousand entries: grow once, not per run phase.
+  entries_.reserve(4096);
+  bytes_.reserve(64 * 1024);
+}
+
+UndoLog::Span UndoLog::keep_key(std::string_view key) {
+  // A verb writes several fields of one row in a row: their entries share its bytes.
+  if (!entries_.empty() && view(entries_.back().key) == key) return entries_.back().key;
+  return keep(key);
+}
+
 UndoLog::Span UndoLog::keep(std::string_view bytes) {
   Span s{static_cast<std::uint32_t>(bytes_.size()), static_cast<std::uint32_t>(bytes.size())};
   bytes_.append(bytes);
@@ -14,7 +26,8 @@ UndoLog::Span UndoLog::keep(std::string_view bytes) {
 void UndoLog::before_field(const Keyspace& data, std::string_view key, std::string_view field) {
   Entry e;
   e.kind = Entry::Kind::field;
-  e.key = keep(key);
+  e.begin = static_cast<std::uint32_t>(bytes_.size());
+  e.key = keep_key(key);
   e.name = keep(field);
   bool wrong = false;
   if (const Keyspace::Hash* hash = data.hash_at(key, wrong)) {
@@ -32,7 +45,8 @@ void UndoLog::before_field(const Keyspace& data, std::string_view key, std::stri
 void UndoLog::before_member(const Keyspace& data, std::string_view key, std::string_view member) {
   Entry e;
   e.kind = Entry::Kind::member;
-  e.key = keep(key);
+  e.begin = static_cast<std::uint32_t>(bytes_.size());
+  e.key = keep_key(key);
   e.name = keep(member);
   bool wrong = false;
   if (const Keyspace::Zset* zset = data.zset_at(key, wrong)) {
@@ -47,7 +61,8 @@ void UndoLog::before_member(const Keyspace& data, std::string_view key, std::str
 void UndoLog::before_key(const Keyspace& data, std::string_view key) {
   Entry e;
   e.kind = Entry::Kind::key;
-  e.key = keep(key);
+  e.begin = static_cast<std::uint32_t>(bytes_.size());
+  e.key = keep_key(key);
   if (const Keyspace::Value* value = data.find(key)) {
     e.existed = true;
     e.whole = static_cast<std::int32_t>(wholes_.size());
@@ -123,7 +138,7 @@ void UndoLog::rewind(Keyspace& data, std::int64_t to) {
     const Entry e = entries_.back();
     undo(data, e);
     entries_.pop_back();
-    bytes_.resize(e.key.offset);  // an entry's bytes are the last ones kept
+    bytes_.resize(e.begin);  // an entry's own bytes are the last ones kept
   }
   if (head_ > entries_.size()) head_ = entries_.size();
 }
@@ -147,6 +162,7 @@ void UndoLog::compact() {
   };
   for (std::size_t i = head_; i < entries_.size(); ++i) {
     Entry e = entries_[i];
+    e.begin = static_cast<std::uint32_t>(bytes.size());
     e.key = move_span(e.key);
     e.name = move_span(e.name);
     e.value = move_span(e.value);

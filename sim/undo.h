@@ -26,6 +26,8 @@ namespace trafikey::sim {
 
 class UndoLog {
  public:
+  UndoLog();
+
   // ---- before a write: what it will overwrite
   void before_field(const Keyspace& data, std::string_view key, std::string_view field);  // HSET, HDEL
   void before_member(const Keyspace& data, std::string_view key, std::string_view member);  // ZADD, ZREM
@@ -49,13 +51,15 @@ class UndoLog {
     enum class Kind : std::uint8_t { field, member, key };
     Kind kind = Kind::field;
     bool existed = false;   // the field, member or key was there before the write
-    Span key, name, value;  // name: field or member; value: the field's old value
+    std::uint32_t begin = 0;  // bytes_ held before this entry (its own bytes start here)
+    Span key, name, value;    // name: field or member; value: the field's old value
     std::uint32_t index = 0;  // field: its position in the hash
     double score = 0;         // member: its old score
     std::int32_t whole = -1;  // key: index of the old value in wholes_
   };
 
   Span keep(std::string_view bytes);
+  Span keep_key(std::string_view key);  // shares the last entry's key when it is the same
   std::string_view view(Span s) const { return std::string_view(bytes_).substr(s.offset, s.size); }
   void undo(Keyspace& data, const Entry& e);
   void compact();
