@@ -111,8 +111,8 @@ SweepBefore capture_sweep(const Keyspace& data, std::string_view queue, std::int
   bool wrong = false;
   const Keyspace::Zset* active = data.zset_at(keys.active(), wrong);
   if (!active) return before;
-  for (const auto& [member, score] :
-       Keyspace::zrange_by_score(*active, static_cast<double>(now), 100000)) {
+  for (const auto& [score, member] : active->order) {  // lowest deadline first
+    if (!(score < static_cast<double>(now))) break;
     const Keyspace::Hash* row = data.hash_at(keys.row(member), wrong);
     const std::string* stalled = row ? Keyspace::hash_field(*row, "stalled") : nullptr;
     const std::string* epoch = row ? Keyspace::hash_field(*row, "lease_epoch") : nullptr;
