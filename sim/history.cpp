@@ -2,6 +2,7 @@
 
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstdio>
@@ -23,11 +24,18 @@ struct History::Digest {
   ~Digest() { EVP_MD_CTX_free(ctx); }
 };
 
-History::History(bool keep_text)
-    : keep_text_(keep_text), out_(keep_text ? text_ : buffer_), digest_(std::make_unique<Digest>()) {
-  out_.reserve(hash_block + 4096);
-}
+History::History(bool keep_text) : keep_text_(keep_text), digest_(std::make_unique<Digest>()) {}
 History::~History() = default;
+
+void History::Buffer::grow(std::size_t n) {
+  const std::size_t used = size();
+  const std::size_t capacity = std::max<std::size_t>(2 * (used + n), flush_at + 4096);
+  auto bigger = std::make_unique<char[]>(capacity);
+  if (used) std::memcpy(bigger.get(), data_.get(), used);
+  data_ = std::move(bigger);
+  end_ = data_.get() + used;
+  limit_ = data_.get() + capacity;
+}
 
 namespace {
 // Bytes a JSON string may hold as they are: printable ASCII but '"' and '\\'.
@@ -36,168 +44,192 @@ constexpr std::array<bool, 256> plain_bytes = [] {
   for (int c = 0x20; c < 0x7f; ++c) plain[static_cast<std::size_t>(c)] = c != '"' && c != '\\';
   return plain;
 }();
-}  // namespace
 
-void append_json_string(std::string& out, std::string_view bytes) {
+// The encoders write to a History::Buffer (lines) or a std::string (callers' fragments).
+struct StringOut {
+  std::string& s;
+  void append(std::string_view bytes) { s.append(bytes); }
+  void put(char c) { s += c; }
+};
+struct BufferOut {
+  History::Buffer& b;
+  void append(std::string_view bytes) { b.append(bytes); }
+  void put(char c) { b.put(c); }
+};
+
+template <class Out>
+void json_string(Out out, std::string_view bytes) {
   static constexpr char hex[] = "0123456789abcdef";
-  out += '"';
+  out.put('"');
   // Runs of bytes that need no escape are appended whole.
   std::size_t run = 0;
   for (std::size_t i = 0; i < bytes.size(); ++i) {
     const auto c = static_cast<unsigned char>(bytes[i]);
     if (plain_bytes[c]) continue;
-    out.append(bytes.data() + run, i - run);
+    out.append(bytes.substr(run, i - run));
     if (c == '"' || c == '\\') {
-      out += '\\';
-      out += static_cast<char>(c);
+      out.put('\\');
+      out.put(static_cast<char>(c));
     } else {
-      out += "\\u00";
-      out += hex[c >> 4];
-      out += hex[c & 0xf];
+      const char escaped[] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf]};
+      out.append(std::string_view(escaped, sizeof escaped));
     }
     run = i + 1;
   }
-  out.append(bytes.data() + run, bytes.size() - run);
-  out += '"';
+  out.append(bytes.substr(run));
+  out.put('"');
 }
 
-namespace {
-void append_integer(std::string& out, std::int64_t value) {
-  char buffer[24];
-  const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
-  out.append(buffer, static_cast<std::size_t>(end - buffer));
+template <class Out>
+void integer(Out out, std::int64_t value) {
+  char digits[24];
+  const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+  out.append(std::string_view(digits, static_cast<std::size_t>(end - digits)));
+}
+
+template <class Out>
+void json_reply(Out out, const Reply& reply) {
+  switch (reply.kind()) {
+    case Reply::Kind::integer: integer(out, reply.as_integer()); break;
+    case Reply::Kind::bulk: json_string(out, reply.text()); break;
+    case Reply::Kind::simple:
+      out.append("{\"simple\":");
+      json_string(out, reply.text());
+      out.put('}');
+      break;
+    case Reply::Kind::nil: out.append("null"); break;
+    case Reply::Kind::error:
+      out.append("{\"error\":");
+      json_string(out, reply.text());
+      out.put('}');
+      break;
+    case Reply::Kind::array:
+      out.put('[');
+      for (std::size_t i = 0; i < reply.items().size(); ++i) {
+        if (i) out.put(',');
+        json_reply(out, reply.items()[i]);
+      }
+      out.put(']');
+      break;
+  }
 }
 }  // namespace
 
-void append_json_reply(std::string& out, const Reply& reply) {
-  switch (reply.kind()) {
-    case Reply::Kind::integer: append_integer(out, reply.as_integer()); break;
-    case Reply::Kind::bulk: append_json_string(out, reply.text()); break;
-    case Reply::Kind::simple:
-      out += "{\"simple\":";
-      append_json_string(out, reply.text());
-      out += '}';
-      break;
-    case Reply::Kind::nil: out += "null"; break;
-    case Reply::Kind::error:
-      out += "{\"error\":";
-      append_json_string(out, reply.text());
-      out += '}';
-      break;
-    case Reply::Kind::array:
-      out += '[';
-      for (std::size_t i = 0; i < reply.items().size(); ++i) {
-        if (i) out += ',';
-        append_json_reply(out, reply.items()[i]);
-      }
-      out += ']';
-      break;
-  }
-}
+void append_json_string(std::string& out, std::string_view bytes) { json_string(StringOut{out}, bytes); }
+void append_json_reply(std::string& out, const Reply& reply) { json_reply(StringOut{out}, reply); }
 
 void History::header(std::string_view kind, std::string_view body_json) {
-  out_ += "{\"trafikey\":\"history\",\"version\":1,\"kind\":";
-  append_json_string(out_, kind);
+  BufferOut out{pending_};
+  out.append("{\"trafikey\":\"history\",\"version\":1,\"kind\":");
+  json_string(out, kind);
   // body_json is an object: splice its fields in
   if (body_json.size() > 2) {
-    out_ += ',';
-    out_.append(body_json.substr(1, body_json.size() - 2));
+    out.put(',');
+    out.append(body_json.substr(1, body_json.size() - 2));
   }
-  out_ += '}';
+  out.put('}');
   finish();
 }
 
 void History::begin(const Stamp& at, std::string_view actor) {
-  out_ += "{\"t\":";
-  append_integer(out_, at.true_ms);
-  out_ += ",\"st\":";
-  append_integer(out_, at.server_ms);
-  out_ += ",\"inc\":";
-  append_integer(out_, at.incarnation);
-  out_ += ",\"actor\":";
-  append_json_string(out_, actor);
+  BufferOut out{pending_};
+  out.append("{\"t\":");
+  integer(out, at.true_ms);
+  out.append(",\"st\":");
+  integer(out, at.server_ms);
+  out.append(",\"inc\":");
+  integer(out, at.incarnation);
+  out.append(",\"actor\":");
+  json_string(out, actor);
 }
 
 void History::finish() {
-  out_ += '\n';
+  pending_.put('\n');
   ++lines_;
-  if (out_.size() - hashed_ >= hash_block) digest_pending();
+  if (pending_.size() >= flush_at) flush();
 }
 
-void History::digest_pending() const {
-  EVP_DigestUpdate(digest_->ctx, out_.data() + hashed_, out_.size() - hashed_);
-  if (keep_text_) {
-    hashed_ = out_.size();
-  } else {
-    out_.clear();  // the text is not kept: the buffer starts over
-    hashed_ = 0;
-  }
+void History::flush() const {
+  const std::string_view bytes = pending_.view();
+  EVP_DigestUpdate(digest_->ctx, bytes.data(), bytes.size());
+  if (keep_text_) text_.append(bytes);
+  pending_.clear();
+}
+
+const std::string& History::text() const {
+  flush();
+  return text_;
 }
 
 void History::call(const Stamp& at, std::string_view actor, Args argv, const Reply& reply,
                    bool lost, std::int64_t writes) {
   begin(at, actor);
-  out_ += ",\"call\":[";
+  BufferOut out{pending_};
+  out.append(",\"call\":[");
   for (std::size_t i = 0; i < argv.size(); ++i) {
-    if (i) out_ += ',';
-    append_json_string(out_, argv[i]);
+    if (i) out.put(',');
+    json_string(out, argv[i]);
   }
-  out_ += "],\"reply\":";
-  append_json_reply(out_, reply);
-  if (lost) out_ += ",\"lost\":true";
-  out_ += ",\"w\":";
-  append_integer(out_, writes);
-  out_ += '}';
+  out.append("],\"reply\":");
+  json_reply(out, reply);
+  if (lost) out.append(",\"lost\":true");
+  out.append(",\"w\":");
+  integer(out, writes);
+  out.put('}');
   finish();
 }
 
 void History::fault(const Stamp& at, std::string_view name, std::string_view fields_json) {
   begin(at, "fault");
-  out_ += ",\"fault\":";
-  append_json_string(out_, name);
+  BufferOut out{pending_};
+  out.append(",\"fault\":");
+  json_string(out, name);
   if (!fields_json.empty()) {
-    out_ += ',';
-    out_ += fields_json;
+    out.put(',');
+    out.append(fields_json);
   }
-  out_ += '}';
+  out.put('}');
   finish();
 }
 
 void History::verdict(const Stamp& at, std::string_view actor, std::string_view job,
                       std::string_view kind, int stamp_incarnation) {
   begin(at, actor);
-  out_ += ",\"verdict\":";
-  append_json_string(out_, kind);
-  out_ += ",\"job\":";
-  append_json_string(out_, job);
-  out_ += ",\"stamp_inc\":";
-  append_integer(out_, stamp_incarnation);
-  out_ += '}';
+  BufferOut out{pending_};
+  out.append(",\"verdict\":");
+  json_string(out, kind);
+  out.append(",\"job\":");
+  json_string(out, job);
+  out.append(",\"stamp_inc\":");
+  integer(out, stamp_incarnation);
+  out.put('}');
   finish();
 }
 
 void History::phase(const Stamp& at, std::string_view name) {
   begin(at, "world");
-  out_ += ",\"phase\":";
-  append_json_string(out_, name);
-  out_ += '}';
+  BufferOut out{pending_};
+  out.append(",\"phase\":");
+  json_string(out, name);
+  out.put('}');
   finish();
 }
 
 void History::end(const Stamp& at, std::string_view outcome, std::string_view fields_json) {
   begin(at, "world");
-  out_ += ",\"end\":";
-  append_json_string(out_, outcome);
+  BufferOut out{pending_};
+  out.append(",\"end\":");
+  json_string(out, outcome);
   if (!fields_json.empty()) {
-    out_ += ',';
-    out_ += fields_json;
+    out.put(',');
+    out.append(fields_json);
   }
-  out_ += '}';
+  out.put('}');
   finish();
 }
 
 std::string History::fingerprint() const {
-  digest_pending();
+  flush();
   EVP_MD_CTX* copy = EVP_MD_CTX_new();
   EVP_MD_CTX_copy_ex(copy, digest_->ctx);
   unsigned char md[EVP_MAX_MD_SIZE];

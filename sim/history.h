@@ -14,6 +14,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -51,23 +52,53 @@ class History {
   void end(const Stamp& at, std::string_view outcome, std::string_view fields_json);
 
   std::string fingerprint() const;  // 64 lowercase hex
-  const std::string& text() const { return text_; }
+  const std::string& text() const;
   std::int64_t lines() const { return lines_; }
+
+  // The bytes of lines being written, appended without a call per byte (std::string's
+  // push_back is not inlined: it was a tenth of the history's cost).
+  class Buffer {
+   public:
+    void append(const char* bytes, std::size_t n) {
+      if (n > room()) grow(n);
+      std::memcpy(end_, bytes, n);
+      end_ += n;
+    }
+    void append(std::string_view bytes) { append(bytes.data(), bytes.size()); }
+    void put(char c) {
+      if (room() == 0) grow(1);
+      *end_++ = c;
+    }
+    // Room for at least n more bytes; write through `end()` then `advance(written)`.
+    char* reserve(std::size_t n) {
+      if (n > room()) grow(n);
+      return end_;
+    }
+    void advance(std::size_t n) { end_ += n; }
+    std::string_view view() const { return {data_.get(), static_cast<std::size_t>(end_ - data_.get())}; }
+    std::size_t size() const { return static_cast<std::size_t>(end_ - data_.get()); }
+    void clear() { end_ = data_.get(); }
+
+   private:
+    std::size_t room() const { return static_cast<std::size_t>(limit_ - end_); }
+    void grow(std::size_t n);
+    std::unique_ptr<char[]> data_;
+    char* end_ = nullptr;
+    char* limit_ = nullptr;
+  };
 
  private:
   void begin(const Stamp& at, std::string_view actor);
   void finish();
-  void digest_pending() const;
+  void flush() const;
 
-  // Lines are written straight into `out_` (text_ when the text is kept, else a buffer
-  // emptied at each digest) and hashed in blocks of at least hash_block bytes: one
-  // EVP_DigestUpdate per short line cost more than the hashing itself.
-  static constexpr std::size_t hash_block = 16384;
+  // Lines are written into `pending_` and hashed (and appended to the kept text) in blocks
+  // of at least flush_at bytes: one EVP_DigestUpdate per short line cost more than the
+  // hashing itself. text() and fingerprint() flush first, so both always see every line.
+  static constexpr std::size_t flush_at = 16384;
   bool keep_text_;
-  std::string text_;
-  std::string buffer_;
-  std::string& out_;
-  mutable std::size_t hashed_ = 0;  // bytes of out_ already digested
+  mutable Buffer pending_;
+  mutable std::string text_;
   std::int64_t lines_ = 0;
   struct Digest;
   std::unique_ptr<Digest> digest_;
