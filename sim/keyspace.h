@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <optional>
@@ -23,9 +24,50 @@
 
 namespace trafikey::sim {
 
+// The keys are short (`emq:{q}:job:j123`, field names, job ids) and every call hashes a
+// few of them, so an inline hash that takes 8 bytes per step beats the out-of-line
+// std::_Hash_bytes. The values only pick buckets: nothing iterates a hashed container in an
+// order anyone sees, so they need not match std::hash or stay stable across versions.
 struct StringHash {
   using is_transparent = void;
-  std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  // Not noexcept on purpose: libstdc++ caches the hash in each node only for a hasher that
+  // may throw, and the cached value spares a rehash and most key compares in a bucket walk.
+  std::size_t operator()(std::string_view s) const {
+    // wyhash's constants and its folded 64x64->128 multiply, one word at a time. The tail
+    // is read as whole words that may overlap bytes already mixed, never with a
+    // variable-length memcpy, which would be a libc call.
+    constexpr std::uint64_t k0 = 0xa0761d6478bd642full, k1 = 0xe7037ed1a0b428dbull;
+    const char* p = s.data();
+    const std::size_t len = s.size();
+    std::uint64_t h = k0 ^ len;
+    std::uint64_t tail = 0;
+    if (len >= 8) {
+      for (std::size_t n = len; n > 8; p += 8, n -= 8) h = mix(h ^ load8(p), k1);
+      tail = load8(s.data() + len - 8);
+    } else if (len >= 4) {
+      tail = (load4(p) << 32) | load4(p + len - 4);
+    } else if (len > 0) {
+      tail = (byte(p[0]) << 16) | (byte(p[len / 2]) << 8) | byte(p[len - 1]);
+    }
+    return static_cast<std::size_t>(mix(h ^ tail, k1 ^ len));
+  }
+
+ private:
+  static std::uint64_t load8(const char* p) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
+  }
+  static std::uint64_t load4(const char* p) {
+    std::uint32_t w;
+    std::memcpy(&w, p, 4);
+    return w;
+  }
+  static std::uint64_t byte(char c) { return static_cast<unsigned char>(c); }
+  static std::uint64_t mix(std::uint64_t a, std::uint64_t b) {
+    const unsigned __int128 r = static_cast<unsigned __int128>(a ^ 0x8bb84b93962eacc9ull) * b;
+    return static_cast<std::uint64_t>(r) ^ static_cast<std::uint64_t>(r >> 64);
+  }
 };
 
 class Keyspace {
