@@ -89,6 +89,18 @@ class Keyspace {
   const Zset* zset_at(std::string_view key, bool& wrong) const;
 
   static const std::string* hash_field(const Hash& hash, std::string_view field);
+  // The (score, member) entries of a range, for a caller that copies what it needs straight
+  // into its own output instead of through an intermediate vector of pairs.
+  using ZsetIter = std::set<std::pair<double, std::string>>::const_iterator;
+  struct ZsetRange {
+    ZsetIter first, last;
+    std::size_t size;
+    ZsetIter begin() const { return first; }
+    ZsetIter end() const { return last; }
+  };
+  static ZsetRange zrange_by_score_entries(const Zset& z, double max_exclusive,
+                                           std::size_t limit);
+  static ZsetRange zrange_by_rank_entries(const Zset& z, std::int64_t start, std::int64_t stop);
   static std::vector<std::pair<std::string, double>> zrange_by_score(const Zset& z,
                                                                      double max_exclusive,
                                                                      std::size_t limit);

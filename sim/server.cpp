@@ -129,9 +129,9 @@ Outcome<std::vector<ScoredMember>> SimServer::zrange_by_score(std::string_view k
   if (wrong) return wrong_type();
   std::vector<ScoredMember> out;
   if (!z) return out;
-  for (auto& [member, score] : Keyspace::zrange_by_score(*z, max_exclusive, limit)) {
-    out.push_back({std::move(member), score});
-  }
+  const auto range = Keyspace::zrange_by_score_entries(*z, max_exclusive, limit);
+  out.reserve(range.size);
+  for (const auto& [score, member] : range) out.push_back({member, score});
   return out;
 }
 
@@ -143,9 +143,9 @@ Outcome<std::vector<std::string>> SimServer::zrange_by_rank(std::string_view key
   if (wrong) return wrong_type();
   std::vector<std::string> out;
   if (!z) return out;
-  for (auto& [member, score] : Keyspace::zrange_by_rank(*z, start, stop)) {
-    out.push_back(std::move(member));
-  }
+  const auto range = Keyspace::zrange_by_rank_entries(*z, start, stop);
+  out.reserve(range.size);
+  for (const auto& entry : range) out.push_back(entry.second);
   return out;
 }
 
