@@ -24,22 +24,32 @@ std::optional<RowKey> parse_row_key(std::string_view key) {
 QueueKeys::QueueKeys(std::string_view q) {
   static constexpr std::string_view suffixes[] = {"pending", "active", "done", "dead", "seq"};
   const std::size_t prefix = q.size() + 7;  // "emq:{" q "}:"
-  names_.reserve(prefix * 6 + 24);
-  names_ += "emq:{";
-  names_ += q;
-  names_ += "}:";
-  prefix_len_ = names_.size();
+  const std::size_t total = prefix * 6 + 24;
+  char* out = inline_names_;
+  if (total > inline_bytes) {
+    long_names_.resize(total);
+    out = long_names_.data();
+  }
+  auto put = [&](std::string_view s) {
+    s.copy(out + size_, s.size());
+    size_ += s.size();
+  };
+  put("emq:{");
+  put(q);
+  put("}:");
+  prefix_len_ = size_;
+  const std::string_view prefix_text(out, prefix);
   for (std::size_t i = 0; i < 5; ++i) {
-    names_.append(names_.data(), prefix);
-    names_ += suffixes[i];
-    ends_[i] = names_.size();
+    put(prefix_text);
+    put(suffixes[i]);
+    ends_[i] = size_;
   }
 }
 
 std::string QueueKeys::row(std::string_view id) const {
   std::string key;
   key.reserve(prefix_len_ + 4 + id.size());
-  key.append(names_.data(), prefix_len_);
+  key += prefix();
   key += "job:";
   key += id;
   return key;

@@ -112,6 +112,24 @@ TEST(Keys, every_key_of_a_queue_carries_its_hash_tag) {
   EXPECT_EQ(keys.prefix(), "emq:{orders}:");
 }
 
+TEST(Keys, names_are_the_same_whether_held_inline_or_on_the_heap) {
+  // 21 bytes is the longest queue name whose names fit inline; 200 is the longest allowed.
+  for (std::size_t n : {1u, 21u, 22u, 200u}) {
+    const std::string q(n, 'x');
+    const QueueKeys keys(q);
+    const std::string p = "emq:{" + q + "}:";
+    EXPECT_EQ(keys.prefix(), p);
+    EXPECT_EQ(keys.pending(), p + "pending");
+    EXPECT_EQ(keys.active(), p + "active");
+    EXPECT_EQ(keys.done(), p + "done");
+    EXPECT_EQ(keys.dead(), p + "dead");
+    EXPECT_EQ(keys.seq(), p + "seq");
+    EXPECT_EQ(keys.row("j1"), p + "job:j1");
+    const QueueKeys copy = keys;  // the views of a copy point into the copy
+    EXPECT_EQ(copy.seq(), p + "seq");
+  }
+}
+
 TEST(Keys, a_row_key_parses_back_to_its_queue_and_id) {
   const std::string row = QueueKeys("orders").row("j}:job:1");
   const auto parsed = parse_row_key(row);
