@@ -1,5 +1,8 @@
 #include "core/keys.h"
 
+#include <cstdint>
+#include <cstring>
+
 namespace trafikey {
 
 bool valid_queue_name(std::string_view q) {
@@ -21,6 +24,29 @@ std::optional<RowKey> parse_row_key(std::string_view key) {
   return RowKey{key.substr(5, close - 5), key.substr(close + 6)};
 }
 
+namespace {
+// Copies the few bytes of a key part. For up to 16 bytes (every part of a short queue
+// name) two overlapping word moves do it inline; std::memcpy with a length known only at
+// run time is a libc call, and a QueueKeys makes eleven copies per verb call.
+void copy_bytes(char* to, const char* from, std::size_t n) {
+  auto move = [&](std::size_t at, auto word) {
+    std::memcpy(&word, from + at, sizeof word);
+    std::memcpy(to + at, &word, sizeof word);
+  };
+  if (n >= 8 && n <= 16) {
+    move(0, std::uint64_t{});
+    move(n - 8, std::uint64_t{});
+  } else if (n >= 4 && n < 8) {
+    move(0, std::uint32_t{});
+    move(n - 4, std::uint32_t{});
+  } else if (n > 16) {
+    std::memcpy(to, from, n);
+  } else {
+    for (std::size_t i = 0; i < n; ++i) to[i] = from[i];
+  }
+}
+}  // namespace
+
 QueueKeys::QueueKeys(std::string_view q) {
   static constexpr std::string_view suffixes[] = {"pending", "active", "done", "dead", "seq"};
   const std::size_t prefix = q.size() + 7;  // "emq:{" q "}:"
@@ -31,7 +57,7 @@ QueueKeys::QueueKeys(std::string_view q) {
     out = long_names_.data();
   }
   auto put = [&](std::string_view s) {
-    s.copy(out + size_, s.size());
+    copy_bytes(out + size_, s.data(), s.size());
     size_ += s.size();
   };
   put("emq:{");
