@@ -51,25 +51,31 @@ QueueKeys::QueueKeys(std::string_view q) {
   static constexpr std::string_view suffixes[] = {"pending", "active", "done", "dead", "seq"};
   const std::size_t prefix = q.size() + 7;  // "emq:{" q "}:"
   const std::size_t total = prefix * 6 + 24;
-  char* out = inline_names_;
+  char* out = reinterpret_cast<char*>(inline_names_);
   if (total > inline_bytes) {
     long_names_.resize(total);
     out = long_names_.data();
   }
+  std::size_t len = 0;  // a local, not size_: stores through `out` may alias members
   auto put = [&](std::string_view s) {
-    copy_bytes(out + size_, s.data(), s.size());
-    size_ += s.size();
+    copy_bytes(out + len, s.data(), s.size());
+    len += s.size();
   };
-  put("emq:{");
-  put(q);
-  put("}:");
-  prefix_len_ = size_;
-  const std::string_view prefix_text(out, prefix);
+  // Each name is written from its pieces, not by copying the prefix back out of the buffer:
+  // reading bytes just written by several smaller stores stalls store forwarding.
+  auto put_prefix = [&] {
+    put("emq:{");
+    put(q);
+    put("}:");
+  };
+  put_prefix();
+  prefix_len_ = len;
   for (std::size_t i = 0; i < 5; ++i) {
-    put(prefix_text);
+    put_prefix();
     put(suffixes[i]);
-    ends_[i] = size_;
+    ends_[i] = len;
   }
+  size_ = len;
 }
 
 std::string QueueKeys::row(std::string_view id) const {
