@@ -9,7 +9,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -70,11 +69,48 @@ struct StringHash {
   }
 };
 
+// Key equality for the hashed containers. With the hash cached in each node, a compare
+// runs almost only on a hit, so it nearly always walks every byte; for short keys whole
+// words do that inline, where std::equal_to ends in a libc memcmp call.
+struct StringEqual {
+  using is_transparent = void;
+  bool operator()(std::string_view a, std::string_view b) const {
+    const std::size_t n = a.size();
+    if (n != b.size()) return false;
+    const char* p = a.data();
+    const char* q = b.data();
+    if (n > 32) return std::memcmp(p, q, n) == 0;
+    if (n >= 8) {
+      for (std::size_t i = 0; i + 8 < n; i += 8) {
+        if (word8(p + i) != word8(q + i)) return false;
+      }
+      return word8(p + n - 8) == word8(q + n - 8);
+    }
+    if (n >= 4) return word4(p) == word4(q) && word4(p + n - 4) == word4(q + n - 4);
+    for (std::size_t i = 0; i < n; ++i) {
+      if (p[i] != q[i]) return false;
+    }
+    return true;
+  }
+
+ private:
+  static std::uint64_t word8(const char* p) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
+  }
+  static std::uint32_t word4(const char* p) {
+    std::uint32_t w;
+    std::memcpy(&w, p, 4);
+    return w;
+  }
+};
+
 class Keyspace {
  public:
   using Hash = std::vector<std::pair<std::string, std::string>>;  // insertion order
   struct Zset {
-    std::unordered_map<std::string, double, StringHash, std::equal_to<>> scores;
+    std::unordered_map<std::string, double, StringHash, StringEqual> scores;
     std::set<std::pair<double, std::string>> order;  // score, then member bytes
     bool operator==(const Zset& o) const { return order == o.order; }
   };
@@ -133,7 +169,7 @@ class Keyspace {
   template <class T>
   T& slot(std::string_view key);
 
-  std::unordered_map<std::string, Value, StringHash, std::equal_to<>> data_;
+  std::unordered_map<std::string, Value, StringHash, StringEqual> data_;
 };
 
 // Escapes bytes for dumps and messages: printable ASCII as is, '"' and '\\' escaped,
