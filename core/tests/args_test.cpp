@@ -101,6 +101,19 @@ TEST(Keys, job_ids_are_1_to_200_bytes_without_nul) {
   EXPECT_FALSE(valid_job_id("a\0b"sv));
 }
 
+TEST(Args, equals_ignore_case_folds_ascii_letters_only) {
+  EXPECT_TRUE(equals_ignore_case("EMQ.CLAIM", "emq.claim"));
+  EXPECT_TRUE(equals_ignore_case("EMQ.CLAIM", "EMQ.CLAIM"));
+  EXPECT_TRUE(equals_ignore_case("", ""));
+  EXPECT_FALSE(equals_ignore_case("EMQ.CLAIM", "EMQ.CLAIMS"));
+  EXPECT_FALSE(equals_ignore_case("EMQ.ADD", "EMQ.JOB"));
+  // pairs that differ only in bit 0x20 but are not a letter's two cases
+  EXPECT_FALSE(equals_ignore_case("@", "`"));
+  EXPECT_FALSE(equals_ignore_case("[", "{"));
+  EXPECT_FALSE(equals_ignore_case("\x0d", "-"));
+  EXPECT_FALSE(equals_ignore_case("\xc1", "\xe1"));
+}
+
 TEST(Keys, every_key_of_a_queue_carries_its_hash_tag) {
   const QueueKeys keys("orders");
   EXPECT_EQ(keys.pending(), "emq:{orders}:pending");
