@@ -23,6 +23,24 @@ struct RowKey {
 // nullopt for any other key.
 std::optional<RowKey> parse_row_key(std::string_view key);
 
+// One key name built per verb call, held inline when it fits (a row key of a short queue
+// name and id), so a verb that only passes it on to the host allocates nothing for it.
+class KeyName {
+ public:
+  std::string_view view() const {
+    if (!long_.empty()) return long_;
+    return std::string_view(reinterpret_cast<const char*>(inline_), size_);
+  }
+  operator std::string_view() const { return view(); }
+
+ private:
+  friend class QueueKeys;
+  static constexpr std::size_t inline_bytes = 48;
+  unsigned char inline_[inline_bytes];  // unsigned char: copying the unwritten rest is defined
+  std::string long_;                    // used instead when the name does not fit inline
+  std::size_t size_ = 0;
+};
+
 // Every verb builds one, so the five fixed names share one buffer, held inline for the
 // short queue names callers use (a queue name of up to 21 bytes) and on the heap beyond;
 // the views stay valid as long as the QueueKeys does.
@@ -36,6 +54,7 @@ class QueueKeys {
   std::string_view dead() const { return part(3); }
   std::string_view seq() const { return part(4); }
   std::string row(std::string_view id) const;
+  KeyName row_name(std::string_view id) const;  // the same bytes as row(id)
   std::string_view prefix() const { return names().substr(0, prefix_len_); }  // "emq:{q}:"
 
  private:
