@@ -138,6 +138,9 @@ TEST(Keys, names_are_the_same_whether_held_inline_or_on_the_heap) {
     EXPECT_EQ(keys.dead(), p + "dead");
     EXPECT_EQ(keys.seq(), p + "seq");
     EXPECT_EQ(keys.row("j1"), p + "job:j1");
+    const std::string long_id(200, 'i');  // a row name past KeyName's inline bytes
+    EXPECT_EQ(keys.row_name("j1").view(), keys.row("j1"));
+    EXPECT_EQ(keys.row_name(long_id).view(), keys.row(long_id));
     const QueueKeys copy = keys;  // the views of a copy point into the copy
     EXPECT_EQ(copy.seq(), p + "seq");
   }
