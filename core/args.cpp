@@ -35,11 +35,14 @@ Outcome<std::int64_t> parse_ranged(std::string_view name, std::string_view text,
 
 bool equals_ignore_case(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
+  // Command names are looked up this way on every call (the command tables, the ledger),
+  // nearly always spelt the same case on both sides, so bytes that are equal outright go
+  // by without folding; only differing bytes are checked as a case pair.
   for (std::size_t i = 0; i < a.size(); ++i) {
-    char x = a[i], y = b[i];
-    if (x >= 'a' && x <= 'z') x = static_cast<char>(x - 'a' + 'A');
-    if (y >= 'a' && y <= 'z') y = static_cast<char>(y - 'a' + 'A');
-    if (x != y) return false;
+    const char x = a[i], y = b[i];
+    if (x == y) continue;
+    const char lower = static_cast<char>(x | 0x20);
+    if (lower != (y | 0x20) || lower < 'a' || lower > 'z') return false;
   }
   return true;
 }

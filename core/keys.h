@@ -16,8 +16,6 @@ bool valid_queue_name(std::string_view q);
 // 1..200 bytes, no NUL.
 bool valid_job_id(std::string_view id);
 
-// Every verb builds one, so the five fixed names share one buffer (one allocation at
-// most); the views stay valid as long as the QueueKeys does.
 struct RowKey {
   std::string_view queue, id;
 };
@@ -25,6 +23,27 @@ struct RowKey {
 // nullopt for any other key.
 std::optional<RowKey> parse_row_key(std::string_view key);
 
+// One key name built per verb call, held inline when it fits (a row key of a short queue
+// name and id), so a verb that only passes it on to the host allocates nothing for it.
+class KeyName {
+ public:
+  std::string_view view() const {
+    if (!long_.empty()) return long_;
+    return std::string_view(reinterpret_cast<const char*>(inline_), size_);
+  }
+  operator std::string_view() const { return view(); }
+
+ private:
+  friend class QueueKeys;
+  static constexpr std::size_t inline_bytes = 48;
+  unsigned char inline_[inline_bytes];  // unsigned char: copying the unwritten rest is defined
+  std::string long_;                    // used instead when the name does not fit inline
+  std::size_t size_ = 0;
+};
+
+// Every verb builds one, so the five fixed names share one buffer, held inline for the
+// short queue names callers use (a queue name of up to 21 bytes) and on the heap beyond;
+// the views stay valid as long as the QueueKeys does.
 class QueueKeys {
  public:
   explicit QueueKeys(std::string_view q);
@@ -35,15 +54,28 @@ class QueueKeys {
   std::string_view dead() const { return part(3); }
   std::string_view seq() const { return part(4); }
   std::string row(std::string_view id) const;
-  std::string_view prefix() const { return std::string_view(names_).substr(0, prefix_len_); }  // "emq:{q}:"
+  KeyName row_name(std::string_view id) const;  // the same bytes as row(id)
+  std::string_view prefix() const { return names().substr(0, prefix_len_); }  // "emq:{q}:"
 
  private:
+  // "emq:{q}:" + "emq:{q}:pending" + ... + "emq:{q}:seq" is 6 * (|q| + 7) + 24 bytes.
+  static constexpr std::size_t inline_bytes = 192;
+
+  std::string_view names() const {
+    if (!long_names_.empty()) return long_names_;
+    return std::string_view(reinterpret_cast<const char*>(inline_names_), size_);
+  }
   std::string_view part(std::size_t i) const {
-    return std::string_view(names_).substr(ends_[i] - length(i), length(i));
+    return names().substr(ends_[i] - length(i), length(i));
   }
   std::size_t length(std::size_t i) const { return ends_[i] - (i == 0 ? prefix_len_ : ends_[i - 1]); }
 
-  std::string names_;  // "emq:{q}:" + "emq:{q}:pending" + "emq:{q}:active" + ...
+  // Left uninitialised: only the first size_ bytes are ever read, and zeroing all of it
+  // cost a quarter of the constructor. unsigned char, so copying the unwritten rest of an
+  // object is defined.
+  unsigned char inline_names_[inline_bytes];
+  std::string long_names_;  // used instead when the names do not fit inline
+  std::size_t size_ = 0;
   std::size_t prefix_len_ = 0;
   std::size_t ends_[5] = {};
 };

@@ -11,6 +11,8 @@
 namespace trafikey::sim {
 
 namespace {
+constexpr std::size_t hash_fields_reserved = 8;
+
 template <class T>
 const T* typed(const Keyspace::Value* v, bool& wrong) {
   wrong = false;
@@ -67,30 +69,54 @@ const std::string* Keyspace::hash_field(const Hash& hash, std::string_view field
   return nullptr;
 }
 
+Keyspace::ZsetRange Keyspace::zrange_by_score_entries(const Zset& z, double max_exclusive,
+                                                      std::size_t limit) {
+  ZsetRange r{z.order.begin(), z.order.begin(), 0};
+  while (r.size < limit && r.last != z.order.end() && r.last->first < max_exclusive) {
+    ++r.last;
+    ++r.size;
+  }
+  return r;
+}
+
+Keyspace::ZsetRange Keyspace::zrange_by_rank_entries(const Zset& z, std::int64_t start,
+                                                     std::int64_t stop) {
+  const auto n = static_cast<std::int64_t>(z.order.size());
+  if (start < 0) start = std::max<std::int64_t>(0, n + start);
+  if (stop < 0) stop = n + stop;
+  stop = std::min(stop, n - 1);
+  if (start > stop) return {z.order.end(), z.order.end(), 0};
+  // A set iterator walks one node per step, so the range is reached from the nearer end.
+  ZsetIter first, last;
+  if (start <= n - 1 - stop) {
+    first = std::next(z.order.begin(), start);
+    last = std::next(first, stop - start + 1);
+  } else {
+    last = std::prev(z.order.end(), n - 1 - stop);
+    first = std::prev(last, stop - start + 1);
+  }
+  return {first, last, static_cast<std::size_t>(stop - start + 1)};
+}
+
+namespace {
+std::vector<std::pair<std::string, double>> pairs(const Keyspace::ZsetRange& r) {
+  std::vector<std::pair<std::string, double>> out;
+  out.reserve(r.size);
+  for (const auto& [score, member] : r) out.emplace_back(member, score);
+  return out;
+}
+}  // namespace
+
 std::vector<std::pair<std::string, double>> Keyspace::zrange_by_score(const Zset& z,
                                                                       double max_exclusive,
                                                                       std::size_t limit) {
-  std::vector<std::pair<std::string, double>> out;
-  for (const auto& [score, member] : z.order) {
-    if (out.size() >= limit || !(score < max_exclusive)) break;
-    out.emplace_back(member, score);
-  }
-  return out;
+  return pairs(zrange_by_score_entries(z, max_exclusive, limit));
 }
 
 std::vector<std::pair<std::string, double>> Keyspace::zrange_by_rank(const Zset& z,
                                                                      std::int64_t start,
                                                                      std::int64_t stop) {
-  const auto n = static_cast<std::int64_t>(z.order.size());
-  if (start < 0) start = std::max<std::int64_t>(0, n + start);
-  if (stop < 0) stop = n + stop;
-  stop = std::min(stop, n - 1);
-  std::vector<std::pair<std::string, double>> out;
-  if (start > stop) return out;
-  auto it = z.order.begin();
-  std::advance(it, start);
-  for (std::int64_t i = start; i <= stop; ++i, ++it) out.emplace_back(it->second, it->first);
-  return out;
+  return pairs(zrange_by_rank_entries(z, start, stop));
 }
 
 std::int64_t Keyspace::hset(std::string_view key, std::string_view field, std::string_view value) {
@@ -101,7 +127,10 @@ std::int64_t Keyspace::hset(std::string_view key, std::string_view field, std::s
       return 0;
     }
   }
-  h.emplace_back(std::string(field), std::string(value));
+  // A job row gets five fields at once and up to ten over its life; growing one field at a
+  // time would move the row's strings three times before it is whole.
+  if (h.empty()) h.reserve(hash_fields_reserved);
+  h.emplace_back(field, value);
   return 1;
 }
 

@@ -33,24 +33,31 @@ Reply unknown_command(Args argv) {
   // As processCommand builds it: "%.128s" and "%.*s" stop at a NUL; arguments are quoted
   // while fewer than 128 bytes of them have been written, each cut to what is left of the
   // 128; CR and LF become spaces.
+  //
+  // Every EMQ call answers this while the module is not loaded, so the text is built in a
+  // stack buffer (no allocation but the reply's own). Its bound: the fixed parts, a name of
+  // at most 128 bytes, and arguments that stop at 128 bytes plus one last "'' ".
+  static constexpr std::string_view head = "ERR unknown command '";
+  static constexpr std::string_view middle = "', with args beginning with: ";
+  static constexpr std::size_t args_max = 128;
+  char text[head.size() + args_max + middle.size() + args_max + 3];
+  std::size_t len = 0;
+  auto put = [&](std::string_view s) {
+    for (char c : s) text[len++] = (c == '\r' || c == '\n') ? ' ' : c;
+  };
   auto c_string = [](std::string_view s, std::size_t max) {
     return s.substr(0, std::min(s.find('\0'), max));
   };
-  std::string args;
-  for (std::size_t i = 1; i < argv.size() && args.size() < 128; ++i) {
-    const std::size_t left = 128 - args.size();
-    args += '\'';
-    args += c_string(argv[i], left);
-    args += "' ";
+  put(head);
+  if (!argv.empty()) put(c_string(argv[0], args_max));
+  put(middle);
+  const std::size_t args_at = len;
+  for (std::size_t i = 1; i < argv.size() && len - args_at < args_max; ++i) {
+    put("'");
+    put(c_string(argv[i], args_max - (len - args_at - 1)));
+    put("' ");
   }
-  std::string text = "ERR unknown command '";
-  text += argv.empty() ? std::string_view{} : c_string(argv[0], 128);
-  text += "', with args beginning with: ";
-  text += args;
-  for (char& c : text) {
-    if (c == '\r' || c == '\n') c = ' ';
-  }
-  return Reply::error(text);
+  return Reply::error(std::string_view(text, len));
 }
 
 Reply SimServer::call(Args argv) {
@@ -139,9 +146,9 @@ Outcome<std::vector<ScoredMember>> SimServer::zrange_by_score(std::string_view k
   if (wrong) return wrong_type();
   std::vector<ScoredMember> out;
   if (!z) return out;
-  for (auto& [member, score] : Keyspace::zrange_by_score(*z, max_exclusive, limit)) {
-    out.push_back({std::move(member), score});
-  }
+  const auto range = Keyspace::zrange_by_score_entries(*z, max_exclusive, limit);
+  out.reserve(range.size);
+  for (const auto& [score, member] : range) out.push_back({member, score});
   return out;
 }
 
@@ -153,9 +160,9 @@ Outcome<std::vector<std::string>> SimServer::zrange_by_rank(std::string_view key
   if (wrong) return wrong_type();
   std::vector<std::string> out;
   if (!z) return out;
-  for (auto& [member, score] : Keyspace::zrange_by_rank(*z, start, stop)) {
-    out.push_back(std::move(member));
-  }
+  const auto range = Keyspace::zrange_by_rank_entries(*z, start, stop);
+  out.reserve(range.size);
+  for (const auto& entry : range) out.push_back(entry.second);
   return out;
 }
 

@@ -101,6 +101,19 @@ TEST(Keys, job_ids_are_1_to_200_bytes_without_nul) {
   EXPECT_FALSE(valid_job_id("a\0b"sv));
 }
 
+TEST(Args, equals_ignore_case_folds_ascii_letters_only) {
+  EXPECT_TRUE(equals_ignore_case("EMQ.CLAIM", "emq.claim"));
+  EXPECT_TRUE(equals_ignore_case("EMQ.CLAIM", "EMQ.CLAIM"));
+  EXPECT_TRUE(equals_ignore_case("", ""));
+  EXPECT_FALSE(equals_ignore_case("EMQ.CLAIM", "EMQ.CLAIMS"));
+  EXPECT_FALSE(equals_ignore_case("EMQ.ADD", "EMQ.JOB"));
+  // pairs that differ only in bit 0x20 but are not a letter's two cases
+  EXPECT_FALSE(equals_ignore_case("@", "`"));
+  EXPECT_FALSE(equals_ignore_case("[", "{"));
+  EXPECT_FALSE(equals_ignore_case("\x0d", "-"));
+  EXPECT_FALSE(equals_ignore_case("\xc1", "\xe1"));
+}
+
 TEST(Keys, every_key_of_a_queue_carries_its_hash_tag) {
   const QueueKeys keys("orders");
   EXPECT_EQ(keys.pending(), "emq:{orders}:pending");
@@ -110,6 +123,27 @@ TEST(Keys, every_key_of_a_queue_carries_its_hash_tag) {
   EXPECT_EQ(keys.seq(), "emq:{orders}:seq");
   EXPECT_EQ(keys.row("j:1"), "emq:{orders}:job:j:1");
   EXPECT_EQ(keys.prefix(), "emq:{orders}:");
+}
+
+TEST(Keys, names_are_the_same_whether_held_inline_or_on_the_heap) {
+  // 21 bytes is the longest queue name whose names fit inline; 200 is the longest allowed.
+  for (std::size_t n : {1u, 21u, 22u, 200u}) {
+    const std::string q(n, 'x');
+    const QueueKeys keys(q);
+    const std::string p = "emq:{" + q + "}:";
+    EXPECT_EQ(keys.prefix(), p);
+    EXPECT_EQ(keys.pending(), p + "pending");
+    EXPECT_EQ(keys.active(), p + "active");
+    EXPECT_EQ(keys.done(), p + "done");
+    EXPECT_EQ(keys.dead(), p + "dead");
+    EXPECT_EQ(keys.seq(), p + "seq");
+    EXPECT_EQ(keys.row("j1"), p + "job:j1");
+    const std::string long_id(200, 'i');  // a row name past KeyName's inline bytes
+    EXPECT_EQ(keys.row_name("j1").view(), keys.row("j1"));
+    EXPECT_EQ(keys.row_name(long_id).view(), keys.row(long_id));
+    const QueueKeys copy = keys;  // the views of a copy point into the copy
+    EXPECT_EQ(copy.seq(), p + "seq");
+  }
 }
 
 TEST(Keys, a_row_key_parses_back_to_its_queue_and_id) {

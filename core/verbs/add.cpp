@@ -15,7 +15,7 @@ Reply add(Host& host, Args argv) {
   TK_CHECK(host.fence());
 
   const QueueKeys keys(argv[1]);
-  const std::string row = keys.row(argv[2]);
+  const KeyName row = keys.row_name(argv[2]);
   TK_CHECK(expect_type(host, keys.pending(), KeyType::zset));
   TK_CHECK(expect_counter(host, keys.seq()));
   TK_TRY(KeyType row_type, host.type(row));

@@ -17,7 +17,7 @@ Reply extend(Host& host, Args argv) {
   TK_TRY(const std::int64_t deadline, lease_deadline(now, lease_ms));
 
   const QueueKeys keys(argv[1]);
-  const std::string row = keys.row(argv[2]);
+  const KeyName row = keys.row_name(argv[2]);
   TK_CHECK(expect_type(host, keys.active(), KeyType::zset));
   TK_TRY(const bool live, lease_live(host, keys, argv[2], row, token, now));
   if (!live) return Reply::integer(0);

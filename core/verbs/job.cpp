@@ -9,7 +9,7 @@ namespace trafikey::verbs {
 Reply job(Host& host, Args argv) {
   TK_CHECK(queue_arg(argv[1]));
   TK_CHECK(job_id_arg(argv[2]));
-  const std::string row = QueueKeys(argv[1]).row(argv[2]);
+  const KeyName row = QueueKeys(argv[1]).row_name(argv[2]);
   TK_TRY(KeyType type, host.type(row));
   if (type == KeyType::none) return Reply::nil();
   if (type != KeyType::hash) return errors::error(errors::wrong_type);
