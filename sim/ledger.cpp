@@ -158,75 +158,89 @@ void Ledger::apply(const CallRecord& call) {
   event.begin = static_cast<std::uint32_t>(items_.size());
   if (!decode(call, verb, event)) return;
   events_.push_back(event);
-  model(event);
+  for (std::uint32_t i = event.begin; i < event.end; ++i) model(event, i);
 }
 
 void Ledger::truncate(std::int64_t last_call) {
   std::size_t keep = events_.size();
   while (keep > 0 && events_[keep - 1].call > last_call) --keep;
   if (keep == events_.size()) return;
+  // What an event does to a job depends only on that job's own earlier events (its
+  // state, stamp and existence; a ghost is the key's own DEL). So only the keys the
+  // dropped events name need rebuilding: forget them and replay just their items. A
+  // restart used to rebuild every job, a map insertion each.
+  const std::uint32_t kept_items = keep > 0 ? events_[keep - 1].end : 0;
+  dirty_.assign(slots_.size(), false);
+  for (std::size_t i = kept_items; i < items_.size(); ++i) {
+    const std::uint32_t key = items_[i].key;
+    if (dirty_[key]) continue;
+    dirty_[key] = true;
+    Slot& slot = slots_[key];
+    if (slot.job) jobs_.erase(*slot.key);
+    slot.job = nullptr;
+    if (!ghosts_.empty()) ghosts_.erase(*slot.key);
+  }
   events_.resize(keep);
-  items_.resize(keep > 0 ? events_.back().end : 0);
-  jobs_.clear();
-  ghosts_.clear();
-  for (Slot& slot : slots_) slot.job = nullptr;
-  for (const Event& event : events_) model(event);
+  items_.resize(kept_items);
+  for (const Event& event : events_) {
+    for (std::uint32_t i = event.begin; i < event.end; ++i) {
+      if (dirty_[items_[i].key]) model(event, i);
+    }
+  }
 }
 
-void Ledger::model(const Event& e) {
+void Ledger::model(const Event& e, std::uint32_t i) {
   auto stamp = [&](JobTruth& job, bool by_claim) {
     job.stamp = LeaseStamp{e.at.incarnation, e.at.true_ms, e.at.server_ms, e.call, by_claim};
     job.deadline_server_ms = e.at.server_ms + e.arg;
   };
-  for (std::uint32_t i = e.begin; i < e.end; ++i) {
-    const Item& item = items_[i];
-    switch (e.verb) {
-      case Verb::del: {
-        Slot& slot = slots_[item.key];
-        if (!slot.job) break;
-        jobs_.erase(*slot.key);
-        slot.job = nullptr;
-        ghosts_.insert(*slot.key);
-        break;
-      }
-      case Verb::hset:
-        if (JobTruth* job = slots_[item.key].job) job->lane = true;
-        break;
-      case Verb::add:
-        adopt(item.key, JobState::pending).max_failures = e.arg;
-        break;
-      case Verb::claim: {
-        JobTruth& job = adopt(item.key, JobState::pending);
-        move(job, JobState::active, e.call);
-        job.token = item.token;
-        job.holder = actors_[e.extra];
-        stamp(job, true);
-        job.granted = job.stamp;
-        break;
-      }
-      case Verb::extend:
-      case Verb::extends:
-        stamp(adopt(item.key, JobState::active), false);
-        break;
-      case Verb::complete:
-        move(adopt(item.key, JobState::active), JobState::done, e.call);
-        break;
-      case Verb::fail: {
-        JobTruth& job = adopt(item.key, JobState::active);
-        job.failures += 1;
-        move(job, e.arg == 1 ? JobState::pending : JobState::dead, e.call);
-        break;
-      }
-      case Verb::sweep: {
-        // the spec charges `stalled` only when the stamp names the sweeping incarnation
-        JobTruth& job = adopt(item.key, JobState::active);
-        if (job.stamp && job.stamp->incarnation == e.at.incarnation) job.stalled += 1;
-        move(job, i - e.begin < e.extra ? JobState::pending : JobState::dead, e.call);
-        break;
-      }
-      case Verb::other:
-        break;
+  const Item& item = items_[i];
+  switch (e.verb) {
+    case Verb::del: {
+      Slot& slot = slots_[item.key];
+      if (!slot.job) break;
+      jobs_.erase(*slot.key);
+      slot.job = nullptr;
+      ghosts_.insert(*slot.key);
+      break;
     }
+    case Verb::hset:
+      if (JobTruth* job = slots_[item.key].job) job->lane = true;
+      break;
+    case Verb::add:
+      adopt(item.key, JobState::pending).max_failures = e.arg;
+      break;
+    case Verb::claim: {
+      JobTruth& job = adopt(item.key, JobState::pending);
+      move(job, JobState::active, e.call);
+      job.token = item.token;
+      job.holder = actors_[e.extra];
+      stamp(job, true);
+      job.granted = job.stamp;
+      break;
+    }
+    case Verb::extend:
+    case Verb::extends:
+      stamp(adopt(item.key, JobState::active), false);
+      break;
+    case Verb::complete:
+      move(adopt(item.key, JobState::active), JobState::done, e.call);
+      break;
+    case Verb::fail: {
+      JobTruth& job = adopt(item.key, JobState::active);
+      job.failures += 1;
+      move(job, e.arg == 1 ? JobState::pending : JobState::dead, e.call);
+      break;
+    }
+    case Verb::sweep: {
+      // the spec charges `stalled` only when the stamp names the sweeping incarnation
+      JobTruth& job = adopt(item.key, JobState::active);
+      if (job.stamp && job.stamp->incarnation == e.at.incarnation) job.stalled += 1;
+      move(job, i - e.begin < e.extra ? JobState::pending : JobState::dead, e.call);
+      break;
+    }
+    case Verb::other:
+      break;
   }
 }
 

@@ -163,7 +163,8 @@ class Ledger {
   bool decode(const CallRecord& call, Verb verb, Event& event);
   std::uint32_t key_number(std::string_view queue, std::string_view id);
   std::uint32_t actor_number(std::string_view actor);
-  void model(const Event& event);
+  // Applies item i of `event` (the items of one event go in order).
+  void model(const Event& event, std::uint32_t i);
   JobTruth& adopt(std::uint32_t key, JobState state);
   void move(JobTruth& job, JobState to, std::int64_t call);
 
@@ -175,6 +176,7 @@ class Ledger {
   std::vector<std::string> actors_;                               // by actor number
   std::vector<Event> events_;  // calls that moved the model, in order
   std::vector<Item> items_;    // the jobs the events name
+  std::vector<bool> dirty_;    // truncate(): the keys to rebuild (kept to reuse its buffer)
 };
 
 }  // namespace trafikey::sim
