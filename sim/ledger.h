@@ -44,11 +44,13 @@ struct LeaseStamp {          // the last CLAIM, EXTEND or EXTENDS that stamped t
   std::int64_t server_ms = 0;
   std::int64_t call = 0;     // call index
   bool by_claim = false;
+  bool operator==(const LeaseStamp&) const = default;
 };
 
 struct Transition {
   JobState from, to;
   std::int64_t call;
+  bool operator==(const Transition&) const = default;
 };
 
 struct JobTruth {
@@ -65,6 +67,7 @@ struct JobTruth {
   std::int64_t max_failures = 3;
   bool lane = false;  // a plain HSET wrote `group`: the sweep leaves it (EMQ §5)
   std::vector<Transition> transitions;
+  bool operator==(const JobTruth&) const = default;
 };
 
 // One call as the world ran it.
