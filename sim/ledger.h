@@ -142,12 +142,9 @@ class Ledger {
   // never iterated: no order depends on a hash.
   struct KeyHash {
     using is_transparent = void;
-    template <class K>
-    std::size_t operator()(const K& k) const {
-      const std::size_t q = std::hash<std::string_view>{}(k.first);
-      const std::size_t id = std::hash<std::string_view>{}(k.second);
-      return q ^ (id + 0x9e3779b97f4a7c15ULL + (q << 6) + (q >> 2));
-    }
+    using View = std::pair<std::string_view, std::string_view>;
+    std::size_t operator()(const Key& k) const { return (*this)(View(k)); }
+    std::size_t operator()(View k) const;
   };
   struct KeyEq {
     using is_transparent = void;
