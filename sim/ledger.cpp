@@ -36,19 +36,6 @@ Ledger::Verb Ledger::classify(std::string_view name) {
   }
 }
 
-// FNV-1a over the queue, a separator and the id, inline: names are a few bytes, and two
-// out-of-line std::hash calls per lookup cost more than the walk itself.
-std::size_t Ledger::KeyHash::operator()(View k) const {
-  std::uint64_t h = 14695981039346656037ULL;
-  auto mix = [&](std::string_view bytes) {
-    for (const char c : bytes) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  };
-  mix(k.first);
-  h = (h ^ 0xffU) * 1099511628211ULL;  // "ab"+"c" and "a"+"bc" differ
-  mix(k.second);
-  return static_cast<std::size_t>(h);
-}
-
 std::uint32_t Ledger::key_number(std::string_view queue, std::string_view id) {
   const std::pair<std::string_view, std::string_view> key(queue, id);
   if (auto it = index_.find(key); it != index_.end()) return it->second;

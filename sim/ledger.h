@@ -143,8 +143,17 @@ class Ledger {
   struct KeyHash {
     using is_transparent = void;
     using View = std::pair<std::string_view, std::string_view>;
-    std::size_t operator()(const Key& k) const { return (*this)(View(k)); }
-    std::size_t operator()(View k) const;
+    std::size_t operator()(const Key& k) const { return hash(k.first, k.second); }
+    std::size_t operator()(const View& k) const { return hash(k.first, k.second); }
+    // FNV-1a over the queue, a separator and the id, inline: names are a few bytes, and
+    // two out-of-line std::hash calls per lookup cost more than the probe.
+    static std::size_t hash(std::string_view queue, std::string_view id) {
+      std::uint64_t h = 14695981039346656037ULL;
+      for (const char c : queue) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+      h = (h ^ 0xffU) * 1099511628211ULL;  // "ab"+"c" and "a"+"bc" differ
+      for (const char c : id) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+      return static_cast<std::size_t>(h);
+    }
   };
   struct KeyEq {
     using is_transparent = void;
