@@ -19,12 +19,15 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
-#include <tuple>
 #include <string_view>
+#include <tuple>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/args.h"
@@ -41,11 +44,13 @@ struct LeaseStamp {          // the last CLAIM, EXTEND or EXTENDS that stamped t
   std::int64_t server_ms = 0;
   std::int64_t call = 0;     // call index
   bool by_claim = false;
+  bool operator==(const LeaseStamp&) const = default;
 };
 
 struct Transition {
   JobState from, to;
   std::int64_t call;
+  bool operator==(const Transition&) const = default;
 };
 
 struct JobTruth {
@@ -62,6 +67,7 @@ struct JobTruth {
   std::int64_t max_failures = 3;
   bool lane = false;  // a plain HSET wrote `group`: the sweep leaves it (EMQ §5)
   std::vector<Transition> transitions;
+  bool operator==(const JobTruth&) const = default;
 };
 
 // One call as the world ran it.
@@ -78,6 +84,14 @@ struct CallRecord {
 
 class Ledger {
  public:
+  Ledger() = default;
+  // The index points into jobs_ and into its own nodes: a copy would point into the
+  // original. A move keeps every node where it is, so it is safe.
+  Ledger(const Ledger&) = delete;
+  Ledger& operator=(const Ledger&) = delete;
+  Ledger(Ledger&&) = default;
+  Ledger& operator=(Ledger&&) = default;
+
   void apply(const CallRecord& call);
   // Keeps only effects of calls with index <= last_call (persistence loss).
   void truncate(std::int64_t last_call);
@@ -98,16 +112,80 @@ class Ledger {
   // Ids whose row a plain DEL removed while the id may still sit in a set: ghosts, which
   // CLAIM and the sweep remove (EMQ §4, §5).
   const std::set<Key>& ghosts() const { return ghosts_; }
-  std::int64_t events() const { return static_cast<std::int64_t>(log_.size()); }
+  // Model events kept for truncate() to replay.
+  std::int64_t events() const { return static_cast<std::int64_t>(events_.size()); }
 
  private:
-  void model(const CallRecord& call);
-  JobTruth& adopt(std::string_view queue, std::string_view id, JobState state);
+  enum class Verb : std::uint8_t { other, add, claim, extend, extends, complete, fail, sweep, del, hset };
+  // What one call did to the model, decoded once from its argv and reply: truncate()
+  // replays these, so the log holds no copy of argv, reply or actor, and the replay
+  // parses nothing. Jobs are named by key number (see slots_).
+  struct Event {
+    std::int64_t call = 0;     // the call's index
+    Stamp at;
+    std::int64_t arg = 0;      // ADD: max_failures; CLAIM, EXTEND(S): lease ms; FAIL: the reply
+    std::uint32_t begin = 0;   // items_[begin, end): the jobs it names, in reply order
+    std::uint32_t end = 0;
+    std::uint32_t extra = 0;   // CLAIM: the actor's number; sweep: items before begin+extra recovered
+    Verb verb = Verb::other;
+  };
+  struct Item {
+    std::uint32_t key = 0;     // key number
+    std::int64_t token = 0;    // CLAIM: the token granted
+  };
+  // A key number stands for one (queue, id) for the life of the ledger.
+  struct Slot {
+    const Key* key = nullptr;  // in index_ (its nodes do not move)
+    JobTruth* job = nullptr;   // its node in jobs_, or null while the model holds no such job
+  };
+  // Hashes keys and (queue, id) views alike, so lookups build no strings. Only looked up,
+  // never iterated: no order depends on a hash.
+  struct KeyHash {
+    using is_transparent = void;
+    using View = std::pair<std::string_view, std::string_view>;
+    std::size_t operator()(const Key& k) const { return hash(k.first, k.second); }
+    std::size_t operator()(const View& k) const { return hash(k.first, k.second); }
+    // FNV-1a over the queue, a separator and the id, inline: names are a few bytes, and
+    // two out-of-line std::hash calls per lookup cost more than the probe.
+    static std::size_t hash(std::string_view queue, std::string_view id) {
+      std::uint64_t h = 14695981039346656037ULL;
+      for (const char c : queue) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+      h = (h ^ 0xffU) * 1099511628211ULL;  // "ab"+"c" and "a"+"bc" differ
+      for (const char c : id) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+      return static_cast<std::size_t>(h);
+    }
+  };
+  struct KeyEq {
+    using is_transparent = void;
+    template <class A, class B>
+    bool operator()(const A& a, const B& b) const {
+      return std::string_view(a.first) == std::string_view(b.first) &&
+             std::string_view(a.second) == std::string_view(b.second);
+    }
+  };
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+  };
+
+  static Verb classify(std::string_view name);
+  bool decode(const CallRecord& call, Verb verb, Event& event);
+  std::uint32_t key_number(std::string_view queue, std::string_view id);
+  std::uint32_t actor_number(std::string_view actor);
+  // Applies item i of `event` (the items of one event go in order).
+  void model(const Event& event, std::uint32_t i);
+  JobTruth& adopt(std::uint32_t key, JobState state);
   void move(JobTruth& job, JobState to, std::int64_t call);
 
   Jobs jobs_;
   std::set<Key> ghosts_;
-  std::vector<CallRecord> log_;  // calls with effects, in order
+  std::unordered_map<Key, std::uint32_t, KeyHash, KeyEq> index_;  // key -> key number
+  std::vector<Slot> slots_;                                       // by key number
+  std::unordered_map<std::string, std::uint32_t, NameHash, std::equal_to<>> actor_index_;
+  std::vector<std::string> actors_;                               // by actor number
+  std::vector<Event> events_;  // calls that moved the model, in order
+  std::vector<Item> items_;    // the jobs the events name
+  std::vector<bool> dirty_;    // truncate(): the keys to rebuild (kept to reuse its buffer)
 };
 
 }  // namespace trafikey::sim

@@ -1,0 +1,171 @@
+// The ledger on its own: fed hand-made calls (it trusts replies and never reads a
+// server), truncate(n) must leave exactly the model of the calls up to n.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/ledger.h"
+
+namespace trafikey::sim {
+namespace {
+
+Reply ids(const std::vector<std::string>& names) {
+  std::vector<Reply> items;
+  for (const auto& n : names) items.push_back(Reply::bulk(n));
+  return Reply::array(std::move(items));
+}
+
+CallRecord record(std::int64_t index, int incarnation, std::string actor,
+                  std::vector<std::string> argv, Reply reply) {
+  CallRecord c;
+  c.index = index;
+  c.at = Stamp{index * 10, index * 10 + 3, incarnation};
+  c.actor = std::move(actor);
+  c.argv = std::move(argv);
+  c.reply = std::move(reply);
+  return c;
+}
+
+// A deterministic mix of every verb the ledger models, with answers that move jobs,
+// answers that do not, refusals, lower-case names and the plain DEL and HSET.
+std::vector<CallRecord> calls(std::uint64_t seed, int count) {
+  std::uint64_t state = seed;
+  auto next = [&](std::uint64_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return (state >> 33) % n;
+  };
+  auto id = [&] { return "j" + std::to_string(next(8)); };
+  std::vector<CallRecord> out;
+  int incarnation = 1;
+  for (int i = 1; i <= count; ++i) {
+    if (next(20) == 0) ++incarnation;
+    const std::string actor = "w" + std::to_string(next(3));
+    const std::string queue = next(4) == 0 ? "r" : "q";
+    const std::string row = "emq:{" + queue + "}:job:" + id();
+    std::vector<std::string> argv;
+    Reply reply = Reply::integer(1);
+    switch (next(10)) {
+      case 0:
+        argv = {next(2) ? "EMQ.ADD" : "emq.add", queue, id(), "x", "MAXFAILURES", std::to_string(next(4))};
+        reply = Reply::integer(static_cast<std::int64_t>(next(2)));
+        break;
+      case 1: {
+        argv = {"EMQ.CLAIM", queue, std::to_string(100 + next(900))};
+        std::vector<Reply> claimed;
+        for (std::uint64_t n = next(3); n > 0; --n) {
+          claimed.push_back(Reply::array({Reply::bulk(id()), Reply::integer(static_cast<std::int64_t>(next(9))),
+                                          Reply::bulk("x")}));
+        }
+        reply = Reply::array(std::move(claimed));
+        break;
+      }
+      case 2:
+        argv = {"EMQ.EXTEND", queue, id(), "1", std::to_string(next(500))};
+        reply = Reply::integer(static_cast<std::int64_t>(next(2)));
+        break;
+      case 3:
+        argv = {"EMQ.EXTENDS", queue, "300", id(), "1", id(), "2"};
+        reply = Reply::array({Reply::integer(static_cast<std::int64_t>(next(2))),
+                              Reply::integer(static_cast<std::int64_t>(next(2)))});
+        break;
+      case 4:
+        argv = {"EMQ.COMPLETE", queue, id(), "1"};
+        reply = next(5) == 0 ? Reply::error("ERR EMQ no") : Reply::integer(1);
+        break;
+      case 5:
+        argv = {"EMQ.FAIL", queue, id(), "1"};
+        reply = Reply::integer(static_cast<std::int64_t>(next(3)));
+        break;
+      case 6:
+        argv = {"EMQ.STALLED.CHECK", queue, "1"};
+        reply = Reply::array({Reply::integer(0), ids({id()}), Reply::integer(0), ids({id(), id()}),
+                              Reply::integer(0), ids({}), Reply::integer(0), ids({})});
+        break;
+      case 7:
+        argv = {"DEL", row};
+        break;
+      case 8:
+        argv = {"HSET", row, next(2) ? "group" : "note", "g"};
+        reply = Reply::integer(static_cast<std::int64_t>(next(2)));
+        break;
+      default:
+        argv = {"EMQ.LEN", queue};
+        break;
+    }
+    out.push_back(record(i, incarnation, actor, std::move(argv), std::move(reply)));
+  }
+  return out;
+}
+
+TEST(Ledger, truncate_leaves_the_model_of_the_kept_calls) {
+  for (std::uint64_t seed = 1; seed <= 30; ++seed) {
+    const auto all = calls(seed, 120);
+    for (std::int64_t cut : {0, 1, 17, 40, 77, 119, 120}) {
+      Ledger truncated;
+      Ledger prefix;
+      for (const auto& c : all) {
+        truncated.apply(c);
+        if (c.index <= cut) prefix.apply(c);
+      }
+      // a second, later cut replays what the first one kept
+      truncated.truncate(cut + 30);
+      truncated.truncate(cut);
+      ASSERT_EQ(truncated.jobs(), prefix.jobs()) << "seed " << seed << " cut " << cut;
+      ASSERT_EQ(truncated.ghosts(), prefix.ghosts()) << "seed " << seed << " cut " << cut;
+      // and it goes on as if nothing had been lost
+      for (const auto& c : calls(seed + 100, 40)) {
+        CallRecord later = c;
+        later.index += 1000;
+        truncated.apply(later);
+        prefix.apply(later);
+      }
+      ASSERT_EQ(truncated.jobs(), prefix.jobs()) << "seed " << seed << " cut " << cut;
+      ASSERT_EQ(truncated.ghosts(), prefix.ghosts()) << "seed " << seed << " cut " << cut;
+    }
+  }
+}
+
+TEST(Ledger, job_finds_what_jobs_lists) {
+  Ledger ledger;
+  for (const auto& c : calls(5, 200)) ledger.apply(c);
+  ASSERT_FALSE(ledger.jobs().empty());
+  for (const auto& [key, job] : ledger.jobs()) {
+    const JobTruth* found = ledger.job(key.first, key.second);
+    ASSERT_NE(found, nullptr);
+    EXPECT_EQ(found, &job);
+  }
+  EXPECT_EQ(ledger.job("q", "nope"), nullptr);
+  for (const auto& key : ledger.ghosts()) {
+    if (!ledger.jobs().contains(key)) {
+      EXPECT_EQ(ledger.job(key.first, key.second), nullptr);
+    }
+  }
+}
+
+TEST(Ledger, a_claim_records_holder_token_and_lease) {
+  Ledger ledger;
+  ledger.apply(record(1, 1, "p", {"EMQ.ADD", "q", "j1", "x", "MAXFAILURES", "5"}, Reply::integer(1)));
+  ledger.apply(record(2, 1, "w1", {"emq.claim", "q", "1000"},
+                      Reply::array({Reply::array({Reply::bulk("j1"), Reply::integer(1), Reply::bulk("x")})})));
+  const JobTruth* job = ledger.job("q", "j1");
+  ASSERT_NE(job, nullptr);
+  EXPECT_EQ(job->state, JobState::active);
+  EXPECT_EQ(job->token, 1);
+  EXPECT_EQ(job->holder, "w1");
+  EXPECT_EQ(job->max_failures, 5);
+  ASSERT_TRUE(job->granted);
+  EXPECT_EQ(job->deadline_server_ms, 23 + 1000);
+  ledger.apply(record(3, 2, "op", {"HSET", "emq:{q}:job:j1", "group", "g"}, Reply::integer(1)));
+  EXPECT_TRUE(ledger.job("q", "j1")->lane);
+  ledger.apply(record(4, 2, "op", {"DEL", "emq:{q}:job:j1"}, Reply::integer(1)));
+  EXPECT_EQ(ledger.job("q", "j1"), nullptr);
+  EXPECT_TRUE(ledger.ghosts().contains({"q", "j1"}));
+  ledger.truncate(3);
+  EXPECT_NE(ledger.job("q", "j1"), nullptr);
+  EXPECT_TRUE(ledger.ghosts().empty());
+}
+
+}  // namespace
+}  // namespace trafikey::sim
