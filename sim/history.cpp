@@ -54,37 +54,59 @@ struct StringOut {
 struct BufferOut {
   History::Buffer& b;
   void append(std::string_view bytes) { b.append(bytes); }
+  template <std::size_t N>
+  void append(const char (&literal)[N]) {  // a constant size: the copy is inlined
+    b.append(literal, N - 1);
+  }
   void put(char c) { b.put(c); }
 };
 
-template <class Out>
-void json_string(Out out, std::string_view bytes) {
+// Writes the literal at `p` (room for 6 bytes per input byte + 2) and returns its end.
+char* json_string_at(char* p, std::string_view bytes) {
   static constexpr char hex[] = "0123456789abcdef";
-  out.put('"');
-  // Runs of bytes that need no escape are appended whole.
-  std::size_t run = 0;
-  for (std::size_t i = 0; i < bytes.size(); ++i) {
-    const auto c = static_cast<unsigned char>(bytes[i]);
-    if (plain_bytes[c]) continue;
-    out.append(bytes.substr(run, i - run));
-    if (c == '"' || c == '\\') {
-      out.put('\\');
-      out.put(static_cast<char>(c));
+  *p++ = '"';
+  for (const char byte : bytes) {
+    const auto c = static_cast<unsigned char>(byte);
+    if (plain_bytes[c]) {
+      *p++ = byte;
+    } else if (c == '"' || c == '\\') {
+      *p++ = '\\';
+      *p++ = byte;
     } else {
-      const char escaped[] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 0xf]};
-      out.append(std::string_view(escaped, sizeof escaped));
+      *p++ = '\\';
+      *p++ = 'u';
+      *p++ = '0';
+      *p++ = '0';
+      *p++ = hex[c >> 4];
+      *p++ = hex[c & 0xf];
     }
-    run = i + 1;
   }
-  out.append(bytes.substr(run));
-  out.put('"');
+  *p++ = '"';
+  return p;
 }
 
-template <class Out>
-void integer(Out out, std::int64_t value) {
+void json_string(StringOut out, std::string_view bytes) {
+  const std::size_t at = out.s.size();
+  out.s.resize(at + 6 * bytes.size() + 2);
+  out.s.resize(static_cast<std::size_t>(json_string_at(out.s.data() + at, bytes) - out.s.data()));
+}
+
+// Lines: written in place, no call per byte.
+void json_string(BufferOut out, std::string_view bytes) {
+  char* start = out.b.reserve(6 * bytes.size() + 2);
+  out.b.advance(static_cast<std::size_t>(json_string_at(start, bytes) - start));
+}
+
+void integer(StringOut out, std::int64_t value) {
   char digits[24];
   const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
   out.append(std::string_view(digits, static_cast<std::size_t>(end - digits)));
+}
+
+void integer(BufferOut out, std::int64_t value) {
+  constexpr std::size_t most = 20;  // "-9223372036854775808"
+  char* start = out.b.reserve(most);
+  out.b.advance(static_cast<std::size_t>(std::to_chars(start, start + most, value).ptr - start));
 }
 
 template <class Out>
