@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "core/args.h"
+#include "sim/undo.h"
 
 namespace trafikey::sim {
 
@@ -120,13 +121,25 @@ std::vector<std::pair<std::string, double>> Keyspace::zrange_by_rank(const Zset&
 }
 
 std::int64_t Keyspace::hset(std::string_view key, std::string_view field, std::string_view value) {
-  Hash& h = slot<Hash>(key);
-  for (auto& [f, v] : h) {
-    if (f == field) {
-      v = value;
-      return 0;
-    }
+  return hset_in(key, slot<Hash>(key), field, value);
+}
+
+std::int64_t Keyspace::hset(std::string_view key, std::span<const FieldRef> fields) {
+  Hash& h = slot<Hash>(key);  // one lookup for the whole row
+  std::int64_t added = 0;
+  for (const FieldRef& fv : fields) added += hset_in(key, h, fv.field, fv.value);
+  return added;
+}
+
+std::int64_t Keyspace::hset_in(std::string_view key, Hash& h, std::string_view field,
+                               std::string_view value) {
+  for (std::size_t i = 0; i < h.size(); ++i) {
+    if (h[i].first != field) continue;
+    if (journal_) journal_->field(key, field, &h[i].second, i);
+    h[i].second = value;
+    return 0;
   }
+  if (journal_) journal_->field(key, field, nullptr, h.size());
   // A job row gets five fields at once and up to ten over its life; growing one field at a
   // time would move the row's strings three times before it is whole.
   if (h.empty()) h.reserve(hash_fields_reserved);
@@ -140,6 +153,7 @@ std::int64_t Keyspace::hdel(std::string_view key, std::string_view field) {
   Hash& h = std::get<Hash>(*v);
   auto it = std::find_if(h.begin(), h.end(), [&](const auto& fv) { return fv.first == field; });
   if (it == h.end()) return 0;
+  if (journal_) journal_->field(key, field, &it->second, static_cast<std::size_t>(it - h.begin()));
   h.erase(it);
   if (h.empty()) data_.erase(data_.find(key));
   return 1;
@@ -148,9 +162,10 @@ std::int64_t Keyspace::hdel(std::string_view key, std::string_view field) {
 std::int64_t Keyspace::zadd(std::string_view key, double score, std::string_view member) {
   Zset& z = slot<Zset>(key);
   auto it = z.scores.find(member);
+  if (journal_) journal_->member(key, member, it != z.scores.end() ? &it->second : nullptr);
   if (it != z.scores.end()) {
     if (it->second != score) {
-      auto node = z.order.extract({it->second, it->first});
+      auto node = z.order.extract(z.order.find(Zset::Entry{it->second, member}));
       node.value().first = score;
       z.order.insert(std::move(node));
       it->second = score;
@@ -168,13 +183,15 @@ std::int64_t Keyspace::zrem(std::string_view key, std::string_view member) {
   Zset& z = std::get<Zset>(*v);
   auto it = z.scores.find(member);
   if (it == z.scores.end()) return 0;
-  z.order.erase({it->second, it->first});
+  if (journal_) journal_->member(key, member, &it->second);
+  z.order.erase(z.order.find(Zset::Entry{it->second, member}));
   z.scores.erase(it);
   if (z.scores.empty()) data_.erase(data_.find(key));
   return 1;
 }
 
 std::int64_t Keyspace::incr(std::string_view key) {
+  if (journal_) journal_->whole(key, find(key));
   std::string& s = slot<std::string>(key);
   const std::int64_t next = (s.empty() ? 0 : parse_int64(s).value_or(0)) + 1;
   s = std::to_string(next);
@@ -183,6 +200,7 @@ std::int64_t Keyspace::incr(std::string_view key) {
 
 void Keyspace::set(std::string_view key, std::string_view value) {
   Value* v = find_mut(key);
+  if (journal_) journal_->whole(key, v);
   if (v) {
     *v = std::string(value);
   } else {
@@ -193,6 +211,7 @@ void Keyspace::set(std::string_view key, std::string_view value) {
 std::int64_t Keyspace::del(std::string_view key) {
   auto it = data_.find(key);
   if (it == data_.end()) return 0;
+  if (journal_) journal_->whole(key, &it->second);
   data_.erase(it);
   return 1;
 }

@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -106,12 +107,33 @@ struct StringEqual {
   }
 };
 
+class UndoLog;
+
 class Keyspace {
  public:
+  Keyspace() = default;
+  // A copy holds the same data and has no journal of its own (the journal belongs to the
+  // keyspace the world writes); assignment keeps the target's journal.
+  Keyspace(const Keyspace& o) : data_(o.data_) {}
+  Keyspace& operator=(const Keyspace& o) {
+    data_ = o.data_;
+    return *this;
+  }
+
   using Hash = std::vector<std::pair<std::string, std::string>>;  // insertion order
   struct Zset {
+    // An (score, member) entry looked up without building a std::string for the member.
+    using Entry = std::pair<double, std::string_view>;
+    struct Less {
+      using is_transparent = void;
+      template <class A, class B>
+      bool operator()(const A& a, const B& b) const {
+        return a.first != b.first ? a.first < b.first
+                                  : std::string_view(a.second) < std::string_view(b.second);
+      }
+    };
     std::unordered_map<std::string, double, StringHash, StringEqual> scores;
-    std::set<std::pair<double, std::string>> order;  // score, then member bytes
+    std::set<std::pair<double, std::string>, Less> order;  // score, then member bytes
     bool operator==(const Zset& o) const { return order == o.order; }
   };
   using Value = std::variant<std::string, Hash, Zset>;
@@ -127,7 +149,7 @@ class Keyspace {
   static const std::string* hash_field(const Hash& hash, std::string_view field);
   // The (score, member) entries of a range, for a caller that copies what it needs straight
   // into its own output instead of through an intermediate vector of pairs.
-  using ZsetIter = std::set<std::pair<double, std::string>>::const_iterator;
+  using ZsetIter = std::set<std::pair<double, std::string>, Zset::Less>::const_iterator;
   struct ZsetRange {
     ZsetIter first, last;
     std::size_t size;
@@ -148,13 +170,19 @@ class Keyspace {
   // ---- writes. The caller has checked types (the core's read pass or the plain-command
   // layer); a write on a key of another type is a bug and aborts.
   std::int64_t hset(std::string_view key, std::string_view field, std::string_view value);
+  std::int64_t hset(std::string_view key, std::span<const FieldRef> fields);  // one lookup
   std::int64_t hdel(std::string_view key, std::string_view field);
   std::int64_t zadd(std::string_view key, double score, std::string_view member);
   std::int64_t zrem(std::string_view key, std::string_view member);
   std::int64_t incr(std::string_view key);
   void set(std::string_view key, std::string_view value);
   std::int64_t del(std::string_view key);
-  void clear() { data_.clear(); }
+  void clear() { data_.clear(); }  // not journaled: whoever clears resets the journal
+
+  // Before each write changes anything, tells `journal` what the write overwrites (the
+  // world's undo log), with the lookup the write makes anyway; null: nobody is told.
+  void set_journal(UndoLog* journal) { journal_ = journal; }
+  UndoLog* journal() const { return journal_; }
 
   std::size_t size() const { return data_.size(); }
   // Every key in byte order: `"key" type ...`, hash fields sorted, zset members in order.
@@ -168,8 +196,10 @@ class Keyspace {
   Value* find_mut(std::string_view key);
   template <class T>
   T& slot(std::string_view key);
+  std::int64_t hset_in(std::string_view key, Hash& h, std::string_view field, std::string_view value);
 
   std::unordered_map<std::string, Value, StringHash, StringEqual> data_;
+  UndoLog* journal_ = nullptr;
 };
 
 // Escapes bytes for dumps and messages: printable ASCII as is, '"' and '\\' escaped,

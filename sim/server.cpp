@@ -71,17 +71,6 @@ Reply SimServer::call(Args argv) {
 
 void SimServer::write(const WriteOp& op) {
   ++writes_;
-  if (undo_) {
-    switch (op.kind) {
-      case WriteOp::Kind::hset:
-      case WriteOp::Kind::hdel: undo_->before_field(*data_, op.key, op.field); break;
-      case WriteOp::Kind::zadd:
-      case WriteOp::Kind::zrem: undo_->before_member(*data_, op.key, op.field); break;
-      case WriteOp::Kind::incr:
-      case WriteOp::Kind::set:
-      case WriteOp::Kind::del: undo_->before_key(*data_, op.key); break;
-    }
-  }
   apply(*data_, op);
 }
 
@@ -176,31 +165,25 @@ Status SimServer::may_write(std::string_view key) {
   return ok_status();
 }
 
-// ---- Writer: recorded in the undo log (when the world keeps one), then applied in place.
+// ---- Writer: applied in place (the keyspace's journal, when it has one, sees each write).
 
 void SimServer::hset(std::string_view key, std::span<const FieldRef> fields) {
   ++writes_;
-  for (const auto& fv : fields) {
-    if (undo_) undo_->before_field(*data_, key, fv.field);
-    data_->hset(key, fv.field, fv.value);
-  }
+  data_->hset(key, fields);
 }
 
 void SimServer::zadd(std::string_view key, std::int64_t score, std::string_view member) {
   ++writes_;
-  if (undo_) undo_->before_member(*data_, key, member);
   data_->zadd(key, static_cast<double>(score), member);
 }
 
 void SimServer::zrem(std::string_view key, std::string_view member) {
   ++writes_;
-  if (undo_) undo_->before_member(*data_, key, member);
   data_->zrem(key, member);
 }
 
 std::int64_t SimServer::incr(std::string_view key) {
   ++writes_;
-  if (undo_) undo_->before_key(*data_, key);
   return data_->incr(key);
 }
 

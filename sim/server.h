@@ -18,7 +18,6 @@
 #include "core/epoch.h"
 #include "core/host.h"
 #include "sim/keyspace.h"
-#include "sim/undo.h"
 
 namespace trafikey::sim {
 
@@ -60,9 +59,6 @@ class SimServer final : public Host, private Writer {
   void set_write_denied(std::function<bool(std::string_view)> denied) {
     write_denied_ = std::move(denied);
   }
-  // Records in `log`, before each write, what the write overwrites (the world's way back
-  // to what a restart or a failover keeps); null: nothing is recorded.
-  void set_undo_log(UndoLog* log) { undo_ = log; }
 
   // A client call: an EMQ verb (when the module is loaded) or one of the plain commands
   // scenarios may use (sim/plain.h). Anything else is an unknown command.
@@ -71,7 +67,7 @@ class SimServer final : public Host, private Writer {
   const Keyspace& data() const { return *data_; }
   // Writes applied so far by this server object (verbs and plain commands).
   std::int64_t writes() const { return writes_; }
-  // Records and applies a write: the path of plain-command writes.
+  // Applies a write: the path of plain-command writes.
   void write(const WriteOp& op);
 
   // ---- Host
@@ -103,7 +99,6 @@ class SimServer final : public Host, private Writer {
   std::int64_t now_ms_ = 0;
   Role role_ = Role::primary;
   std::function<bool(std::string_view)> write_denied_;
-  UndoLog* undo_ = nullptr;
   std::int64_t writes_ = 0;
 };
 

@@ -23,52 +23,44 @@ UndoLog::Span UndoLog::keep(std::string_view bytes) {
   return s;
 }
 
-void UndoLog::before_field(const Keyspace& data, std::string_view key, std::string_view field) {
+void UndoLog::field(std::string_view key, std::string_view field, const std::string* old,
+                    std::size_t index) {
   Entry e;
   e.kind = Entry::Kind::field;
   e.begin = static_cast<std::uint32_t>(bytes_.size());
   e.key = keep_key(key);
   e.name = keep(field);
-  bool wrong = false;
-  if (const Keyspace::Hash* hash = data.hash_at(key, wrong)) {
-    for (std::size_t i = 0; i < hash->size(); ++i) {
-      if ((*hash)[i].first != field) continue;
-      e.existed = true;
-      e.index = static_cast<std::uint32_t>(i);
-      e.value = keep((*hash)[i].second);
-      break;
-    }
+  if (old) {
+    e.existed = true;
+    e.index = static_cast<std::uint32_t>(index);
+    e.value = keep(*old);
   }
   entries_.push_back(e);
 }
 
-void UndoLog::before_member(const Keyspace& data, std::string_view key, std::string_view member) {
+void UndoLog::member(std::string_view key, std::string_view member, const double* old_score) {
   Entry e;
   e.kind = Entry::Kind::member;
   e.begin = static_cast<std::uint32_t>(bytes_.size());
   e.key = keep_key(key);
   e.name = keep(member);
-  bool wrong = false;
-  if (const Keyspace::Zset* zset = data.zset_at(key, wrong)) {
-    if (auto it = zset->scores.find(member); it != zset->scores.end()) {
-      e.existed = true;
-      e.score = it->second;
-    }
+  if (old_score) {
+    e.existed = true;
+    e.score = *old_score;
   }
   entries_.push_back(e);
 }
 
-void UndoLog::before_key(const Keyspace& data, std::string_view key) {
+void UndoLog::whole(std::string_view key, const Keyspace::Value* old) {
   Entry e;
   e.kind = Entry::Kind::key;
   e.begin = static_cast<std::uint32_t>(bytes_.size());
   e.key = keep_key(key);
-  if (const Keyspace::Value* value = data.find(key)) {
-    e.existed = true;
-    e.whole = static_cast<std::int32_t>(wholes_.size());
-    wholes_.emplace_back(*value);
+  e.existed = old != nullptr;
+  e.whole = static_cast<std::int32_t>(wholes_.size());
+  if (old) {
+    wholes_.emplace_back(*old);
   } else {
-    e.whole = static_cast<std::int32_t>(wholes_.size());
     wholes_.emplace_back(std::nullopt);
   }
   entries_.push_back(e);
@@ -134,12 +126,16 @@ void UndoLog::undo(Keyspace& data, const Entry& e) {
 
 void UndoLog::rewind(Keyspace& data, std::int64_t to) {
   if (to < oldest() || to > position()) std::abort();  // a copy older than the log: a bug
+  // Undoing writes through the keyspace must not journal them again.
+  UndoLog* const journal = data.journal();
+  data.set_journal(nullptr);
   while (position() > to) {
     const Entry e = entries_.back();
     undo(data, e);
     entries_.pop_back();
     bytes_.resize(e.begin);  // an entry's own bytes are the last ones kept
   }
+  data.set_journal(journal);
   if (head_ > entries_.size()) head_ = entries_.size();
 }
 

@@ -1,8 +1,8 @@
 // UndoLog: how the world takes the live keyspace back to an earlier point of its write
 // stream, for a restart that loses writes or a failover to a lagging replica.
 //
-// Before each write reaches the keyspace, the server records what the write will
-// overwrite (one entry per hash field or zset member, one per whole key for INCR, SET and
+// Before each write changes the keyspace, the keyspace tells the log what the write
+// overwrites (one entry per hash field or zset member, one per whole key for INCR, SET and
 // DEL). Positions count entries since the log was last cleared; rewind(p) undoes the
 // entries after p newest first, which gives back exactly the keyspace as of p, hash field
 // order included (a new field is always the last one when its entry is undone; a deleted
@@ -28,10 +28,13 @@ class UndoLog {
  public:
   UndoLog();
 
-  // ---- before a write: what it will overwrite
-  void before_field(const Keyspace& data, std::string_view key, std::string_view field);  // HSET, HDEL
-  void before_member(const Keyspace& data, std::string_view key, std::string_view member);  // ZADD, ZREM
-  void before_key(const Keyspace& data, std::string_view key);  // INCR, SET, DEL
+  // ---- told by the keyspace (Keyspace::set_journal) before a write changes anything
+  // A hash field written or deleted: its old value (null: the field is new) and index.
+  void field(std::string_view key, std::string_view field, const std::string* old, std::size_t index);
+  // A zset member added, re-scored or removed: its old score (null: the member is new).
+  void member(std::string_view key, std::string_view member, const double* old_score);
+  // A whole key written (INCR, SET) or deleted: its old value (null: the key is new).
+  void whole(std::string_view key, const Keyspace::Value* old);
 
   std::int64_t position() const { return base_ + static_cast<std::int64_t>(entries_.size()); }
   // The oldest position rewind() may still go back to.

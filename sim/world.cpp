@@ -12,7 +12,7 @@ World::World(const WorldOptions& options)
       prng_(options.seed),
       history_(options.keep_history_text),
       server_(live_) {
-  server_.set_undo_log(&undo_);
+  live_.set_journal(&undo_);
 }
 
 void World::begin(std::string_view header_kind, std::string_view header_json) {

@@ -30,6 +30,7 @@
 #include "sim/plan.h"
 #include "sim/prng.h"
 #include "sim/server.h"
+#include "sim/undo.h"
 
 namespace trafikey::sim {
 
@@ -132,7 +133,7 @@ class World {
   std::int64_t true_ms_ = 0;
 
   Keyspace live_;
-  UndoLog undo_;  // what every write overwrote (server_ records it)
+  UndoLog undo_;  // what every write overwrote (live_'s journal)
   std::int64_t durable_pos_ = 0, replica_pos_ = 0;
   std::int64_t durable_calls_ = 0, replica_calls_ = 0;  // calls each copy holds
   std::int64_t last_sync_server_ms_ = 0, last_replica_true_ms_ = 0;

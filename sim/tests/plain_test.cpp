@@ -11,6 +11,7 @@
 #include "sim/keyspace.h"
 #include "sim/plain.h"
 #include "sim/server.h"
+#include "sim/undo.h"
 
 namespace trafikey {
 inline void PrintTo(const Reply& reply, std::ostream* os) { *os << debug_string(reply); }
@@ -211,7 +212,7 @@ TEST(PlainCommands, replica_refuses_writes_and_serves_reads) {
 TEST(PlainCommands, writes_are_recorded_for_undo_one_entry_per_field) {
   PlainServer s;
   UndoLog undo;
-  s.server.set_undo_log(&undo);
+  s.data.set_journal(&undo);
   ASSERT_EQ(s.call({"HSET", "h", "a", "1", "b", "2"}), Int(2));
   EXPECT_EQ(undo.position(), 2);
   ASSERT_EQ(s.call({"ZADD", "z", "7", "m"}), Int(1));
