@@ -119,6 +119,11 @@ class Keyspace {
     data_ = o.data_;
     return *this;
   }
+  Keyspace(Keyspace&& o) noexcept : data_(std::move(o.data_)) {}
+  Keyspace& operator=(Keyspace&& o) noexcept {
+    data_ = std::move(o.data_);
+    return *this;
+  }
 
   using Hash = std::vector<std::pair<std::string, std::string>>;  // insertion order
   struct Zset {
