@@ -69,13 +69,22 @@ JobTruth& Ledger::adopt(std::uint32_t key, JobState state) {
     // a job moves a few times in a run: one allocation instead of growing 1, 2, 4
     job.transitions.reserve(4);
     slot.job = &job;
+    open_ += is_open(job);
   }
   return *slot.job;
 }
 
 void Ledger::move(JobTruth& job, JobState to, std::int64_t call) {
+  const bool was_open = is_open(job);
   job.transitions.push_back({job.state, to, call});
   job.state = to;
+  open_ += static_cast<int>(is_open(job)) - static_cast<int>(was_open);
+}
+
+void Ledger::forget(Slot& slot) {
+  open_ -= is_open(*slot.job);
+  jobs_.erase(*slot.key);
+  slot.job = nullptr;
 }
 
 // Reads what the call did into `event` and its items. False for an answer that moves no
@@ -180,8 +189,7 @@ void Ledger::truncate(std::int64_t last_call) {
     if (dirty_[key]) continue;
     dirty_[key] = true;
     Slot& slot = slots_[key];
-    if (slot.job) jobs_.erase(*slot.key);
-    slot.job = nullptr;
+    if (slot.job) forget(slot);
     if (!ghosts_.empty()) ghosts_.erase(*slot.key);
   }
   events_.resize(keep);
@@ -203,13 +211,15 @@ void Ledger::model(const Event& e, std::uint32_t i) {
     case Verb::del: {
       Slot& slot = slots_[item.key];
       if (!slot.job) break;
-      jobs_.erase(*slot.key);
-      slot.job = nullptr;
+      forget(slot);
       ghosts_.insert(*slot.key);
       break;
     }
     case Verb::hset:
-      if (JobTruth* job = slots_[item.key].job) job->lane = true;
+      if (JobTruth* job = slots_[item.key].job) {
+        open_ -= is_open(*job);
+        job->lane = true;
+      }
       break;
     case Verb::add:
       adopt(item.key, JobState::pending).max_failures = e.arg;

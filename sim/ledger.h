@@ -109,6 +109,9 @@ class Ledger {
   using Jobs = std::map<Key, JobTruth, KeyLess>;
   const Jobs& jobs() const { return jobs_; }
   const JobTruth* job(std::string_view queue, std::string_view id) const;
+  // Jobs neither done nor dead, lane rows aside: what the liveness phase waits for. Kept
+  // as a count so the driver need not scan every job after every event.
+  std::int64_t open_jobs() const { return open_; }
   // Ids whose row a plain DEL removed while the id may still sit in a set: ghosts, which
   // CLAIM and the sweep remove (EMQ §4, §5).
   const std::set<Key>& ghosts() const { return ghosts_; }
@@ -176,8 +179,13 @@ class Ledger {
   void model(const Event& event, std::uint32_t i);
   JobTruth& adopt(std::uint32_t key, JobState state);
   void move(JobTruth& job, JobState to, std::int64_t call);
+  void forget(Slot& slot);  // the model no longer holds the slot's job
+  static bool is_open(const JobTruth& job) {
+    return !job.lane && job.state != JobState::done && job.state != JobState::dead;
+  }
 
   Jobs jobs_;
+  std::int64_t open_ = 0;  // jobs for which is_open()
   std::set<Key> ghosts_;
   std::unordered_map<Key, std::uint32_t, KeyHash, KeyEq> index_;  // key -> key number
   std::vector<Slot> slots_;                                       // by key number

@@ -382,13 +382,8 @@ void Runner::on_liveness() {
   }
 }
 
-bool Runner::drained() const {
-  for (const auto& [key, job] : world_.ledger().jobs()) {
-    if (job.lane) continue;  // lanes are swept elsewhere (EMQ §5)
-    if (job.state != JobState::done && job.state != JobState::dead) return false;
-  }
-  return true;
-}
+// Lanes do not count: they are swept elsewhere (EMQ §5).
+bool Runner::drained() const { return world_.ledger().open_jobs() == 0; }
 
 RunSummary Runner::run() {
   if (options_.on_world) options_.on_world(world_);
