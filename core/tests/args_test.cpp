@@ -21,13 +21,18 @@ TEST(Args, integers_parse_as_the_server_writes_them) {
   EXPECT_EQ(parse_int64("-7"), -7);
   EXPECT_EQ(parse_int64("9223372036854775807"), int64_max);
   EXPECT_EQ(parse_int64("-9223372036854775808"), std::numeric_limits<std::int64_t>::min());
+  // Both sides of the 18-digit fast path.
+  EXPECT_EQ(parse_int64("999999999999999999"), 999999999999999999);
+  EXPECT_EQ(parse_int64("-999999999999999999"), -999999999999999999);
+  EXPECT_EQ(parse_int64("1000000000000000000"), 1000000000000000000);
+  EXPECT_EQ(parse_int64("-1000000000000000000"), -1000000000000000000);
 }
 
 TEST(Args, non_integers_do_not_parse) {
   for (std::string_view bad : {""sv, "-"sv, "01"sv, "-0"sv, "+1"sv, " 1"sv, "1 "sv, "1.5"sv,
                                "1e3"sv, "0x10"sv, "abc"sv, "9223372036854775808"sv,
                                "-9223372036854775809"sv, "99999999999999999999"sv,
-                               "1\0"sv}) {
+                               "1\0"sv, "12345678901234567x"sv, "/"sv, ":"sv}) {
     EXPECT_EQ(parse_int64(bad), std::nullopt) << bad;
   }
 }
