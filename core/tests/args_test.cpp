@@ -132,7 +132,8 @@ TEST(Keys, every_key_of_a_queue_carries_its_hash_tag) {
 
 TEST(Keys, names_are_the_same_whether_held_inline_or_on_the_heap) {
   // 21 bytes is the longest queue name whose names fit inline; 200 is the longest allowed.
-  for (std::size_t n : {1u, 21u, 22u, 200u}) {
+  // 16 is the longest built with fixed-size moves.
+  for (std::size_t n : {1u, 2u, 3u, 4u, 8u, 16u, 17u, 21u, 22u, 200u}) {
     const std::string q(n, 'x');
     const QueueKeys keys(q);
     const std::string p = "emq:{" + q + "}:";
