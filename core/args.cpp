@@ -46,20 +46,6 @@ Outcome<std::int64_t> parse_ranged(std::string_view name, std::string_view text,
   return *v;
 }
 
-bool equals_ignore_case(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  // Command names are looked up this way on every call (the command tables, the ledger),
-  // nearly always spelt the same case on both sides, so bytes that are equal outright go
-  // by without folding; only differing bytes are checked as a case pair.
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    const char x = a[i], y = b[i];
-    if (x == y) continue;
-    const char lower = static_cast<char>(x | 0x20);
-    if (lower != (y | 0x20) || lower < 'a' || lower > 'z') return false;
-  }
-  return true;
-}
-
 Outcome<std::array<std::int64_t, 2>> parse_options(Args rest,
                                                    std::span<const OptionSpec> specs) {
   std::array<std::int64_t, 2> values{};
