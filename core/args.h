@@ -39,6 +39,21 @@ struct OptionSpec {
 // "ERR EMQ syntax error". Values come back in spec order.
 Outcome<std::array<std::int64_t, 2>> parse_options(Args rest, std::span<const OptionSpec> specs);
 
-bool equals_ignore_case(std::string_view a, std::string_view b);
+// Inline: find_command runs it over the command table on every call (the sim's command
+// lookup too), and most entries differ in length, which an inline size check rejects
+// without a call.
+inline bool equals_ignore_case(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  // Command names are looked up this way on every call (the command tables, the ledger),
+  // nearly always spelt the same case on both sides, so bytes that are equal outright go
+  // by without folding; only differing bytes are checked as a case pair.
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const char x = a[i], y = b[i];
+    if (x == y) continue;
+    const char lower = static_cast<char>(x | 0x20);
+    if (lower != (y | 0x20) || lower < 'a' || lower > 'z') return false;
+  }
+  return true;
+}
 
 }  // namespace trafikey

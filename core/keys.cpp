@@ -52,6 +52,32 @@ QueueKeys::QueueKeys(std::string_view q) {
   static constexpr std::string_view suffixes[] = {"pending", "active", "done", "dead", "seq"};
   const std::size_t prefix = q.size() + 7;  // "emq:{" q "}:"
   const std::size_t total = prefix * 6 + 24;
+  if (q.size() <= block_q_max) {
+    // The short names every caller uses: the prefix is assembled once in a 32-byte block,
+    // then each name is the whole block followed by its suffix as one 8-byte word, all
+    // fixed-size moves. A move's bytes past its name's end are overwritten by the next
+    // name or lie past size_ (never read); block_q_max keeps the last move inside
+    // inline_names_. The piecewise way below copied q six times by length, and for the
+    // one-byte names callers use that was a byte loop each time.
+    static constexpr char words[5][8] = {"pending", "active", "done", "dead", "seq"};
+    unsigned char block[32] = {};
+    std::memcpy(block, "emq:{", 5);
+    copy_bytes(reinterpret_cast<char*>(block) + 5, q.data(), q.size());
+    std::memcpy(block + 5 + q.size(), "}:", 2);
+    unsigned char* at = inline_names_;
+    std::memcpy(at, block, sizeof block);
+    std::size_t len = prefix;
+    for (std::size_t i = 0; i < 5; ++i) {
+      std::memcpy(at + len, block, sizeof block);
+      len += prefix;
+      std::memcpy(at + len, words[i], sizeof words[i]);
+      len += suffixes[i].size();
+      ends_[i] = len;
+    }
+    prefix_len_ = prefix;
+    size_ = len;
+    return;
+  }
   char* out = reinterpret_cast<char*>(inline_names_);
   if (total > inline_bytes) {
     long_names_.resize(total);

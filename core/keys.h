@@ -60,6 +60,13 @@ class QueueKeys {
  private:
   // "emq:{q}:" + "emq:{q}:pending" + ... + "emq:{q}:seq" is 6 * (|q| + 7) + 24 bytes.
   static constexpr std::size_t inline_bytes = 192;
+  // Queue names up to this long are built with fixed-size moves (see the constructor): the
+  // last one, a 32-byte prefix block written just before "seq", must end inside
+  // inline_names_, i.e. 6 * (16 + 7) + 24 - 3 - (16 + 7) + 32 = 168 <= 192.
+  static constexpr std::size_t block_q_max = 16;
+  static_assert(6 * (block_q_max + 7) + 24 - 3 - (block_q_max + 7) + 32 <= inline_bytes);
+  static_assert(6 * (block_q_max + 7) + 24 - 3 + 8 <= inline_bytes);  // the "seq" word
+  static_assert(block_q_max + 7 <= 32);                                // the prefix block
 
   std::string_view names() const {
     if (!long_names_.empty()) return long_names_;

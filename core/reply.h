@@ -6,9 +6,12 @@
 // error code ("ERR EMQ ...", "WRONGTYPE ...", "NOPERM ...", "READONLY ...").
 #pragma once
 
+#include <concepts>
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace trafikey {
@@ -29,6 +32,23 @@ class Reply {
   static Reply array(std::vector<Reply> items = {}) {
     Reply r(Kind::array);
     r.items_ = std::move(items);
+    return r;
+  }
+  // The same array as Reply::array({items...}), built by moving each item in: a braced list
+  // is an initializer_list, whose elements can only be copied out (every string and nested
+  // array deep-copied, then the originals destroyed). Verbs build their replies with this.
+  template <class... Items>
+    requires(std::same_as<std::remove_cvref_t<Items>, Reply> && ...)
+  static Reply array_of(Items&&... items) {
+    Reply r(Kind::array);
+    r.items_.reserve(sizeof...(Items));
+    (r.items_.push_back(std::forward<Items>(items)), ...);
+    return r;
+  }
+  // Reply::bulk(bytes) taking over a string the caller no longer needs, without a copy.
+  static Reply bulk_of(std::string&& bytes) {
+    Reply r(Kind::bulk);
+    r.text_ = std::move(bytes);
     return r;
   }
 

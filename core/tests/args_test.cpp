@@ -21,13 +21,18 @@ TEST(Args, integers_parse_as_the_server_writes_them) {
   EXPECT_EQ(parse_int64("-7"), -7);
   EXPECT_EQ(parse_int64("9223372036854775807"), int64_max);
   EXPECT_EQ(parse_int64("-9223372036854775808"), std::numeric_limits<std::int64_t>::min());
+  // Both sides of the 18-digit fast path.
+  EXPECT_EQ(parse_int64("999999999999999999"), 999999999999999999);
+  EXPECT_EQ(parse_int64("-999999999999999999"), -999999999999999999);
+  EXPECT_EQ(parse_int64("1000000000000000000"), 1000000000000000000);
+  EXPECT_EQ(parse_int64("-1000000000000000000"), -1000000000000000000);
 }
 
 TEST(Args, non_integers_do_not_parse) {
   for (std::string_view bad : {""sv, "-"sv, "01"sv, "-0"sv, "+1"sv, " 1"sv, "1 "sv, "1.5"sv,
                                "1e3"sv, "0x10"sv, "abc"sv, "9223372036854775808"sv,
                                "-9223372036854775809"sv, "99999999999999999999"sv,
-                               "1\0"sv}) {
+                               "1\0"sv, "12345678901234567x"sv, "/"sv, ":"sv}) {
     EXPECT_EQ(parse_int64(bad), std::nullopt) << bad;
   }
 }
@@ -127,7 +132,8 @@ TEST(Keys, every_key_of_a_queue_carries_its_hash_tag) {
 
 TEST(Keys, names_are_the_same_whether_held_inline_or_on_the_heap) {
   // 21 bytes is the longest queue name whose names fit inline; 200 is the longest allowed.
-  for (std::size_t n : {1u, 21u, 22u, 200u}) {
+  // 16 is the longest built with fixed-size moves.
+  for (std::size_t n : {1u, 2u, 3u, 4u, 8u, 16u, 17u, 21u, 22u, 200u}) {
     const std::string q(n, 'x');
     const QueueKeys keys(q);
     const std::string p = "emq:{" + q + "}:";

@@ -1,6 +1,7 @@
 // EMQ.CLAIM q lease_ms [COUNT n]  (shared spec EMQ §4)
 // Claims up to n pending ids, lowest first, each under a lease stamped with the epoch.
 // A pending id whose row is not a hash is a ghost: removed, not claimed, not counted.
+#include <algorithm>
 #include <array>
 #include <vector>
 
@@ -11,9 +12,10 @@ namespace trafikey::verbs {
 namespace {
 struct Judged {
   std::string id;
-  std::string row;
+  KeyName row;  // inline for short names: no allocation per claimed id
   bool ghost = false;
-  std::string attempts;  // the new token, as written
+  std::int64_t token = 0;  // the new attempts
+  std::string attempts;    // the same, as written
   std::string payload;
 };
 }  // namespace
@@ -34,6 +36,9 @@ Reply claim(Host& host, Args argv) {
 
   // Read pass: walk pending lowest first until `count` claims or the ghost bound.
   std::vector<Judged> judged;
+  // Room for the usual call up front (regrowing moves every Judged so far); capped, so a
+  // COUNT 1000 call that meets few ids does not reserve for a thousand.
+  judged.reserve(std::min<std::size_t>(count, 32));
   std::size_t claims = 0, ghosts = 0;
   std::int64_t rank = 0;
   const auto batch = static_cast<std::int64_t>(count) + 8;
@@ -42,17 +47,18 @@ Reply claim(Host& host, Args argv) {
     if (ids.empty()) break;
     rank += static_cast<std::int64_t>(ids.size());
     for (auto& id : ids) {
-      Judged j{std::move(id), {}, false, {}, {}};
-      j.row = keys.row(j.id);
+      Judged j{std::move(id), {}, false, 0, {}, {}};
+      j.row = keys.row_name(j.id);
       TK_TRY(KeyType type, host.type(j.row));
       if (type != KeyType::hash) {
         j.ghost = true;
         ++ghosts;
       } else {
         TK_TRY(std::int64_t attempts, row_integer(host, j.row, "attempts", 0));
-        j.attempts = std::to_string(attempts + 1);
+        j.token = attempts + 1;
+        j.attempts = std::to_string(j.token);
         TK_TRY(auto payload, host.hget(j.row, "payload"));
-        j.payload = payload.value_or("");
+        if (payload) j.payload = std::move(*payload);
         ++claims;
       }
       judged.push_back(std::move(j));
@@ -67,8 +73,9 @@ Reply claim(Host& host, Args argv) {
 
   Reply reply = Reply::array();
   if (judged.empty()) return reply;
+  reply.items().reserve(claims);
   Writer& w = host.begin_writes();
-  for (const auto& j : judged) {
+  for (auto& j : judged) {
     w.zrem(keys.pending(), j.id);
     if (j.ghost) continue;
     // the lease carries the server epoch: state, token and lease_epoch in one HSET
@@ -76,9 +83,10 @@ Reply claim(Host& host, Args argv) {
                             FieldRef{"lease_epoch", run_id}};
     w.hset(j.row, fields);
     w.zadd(keys.active(), deadline, j.id);
-    reply.items().push_back(Reply::array({Reply::bulk(j.id),
-                                          Reply::integer(*parse_int64(j.attempts)),
-                                          Reply::bulk(j.payload)}));
+    // id and payload are not needed past this point: moved into the reply, not copied
+    reply.items().push_back(Reply::array_of(Reply::bulk_of(std::move(j.id)),
+                                            Reply::integer(j.token),
+                                            Reply::bulk_of(std::move(j.payload))));
   }
   return reply;
 }

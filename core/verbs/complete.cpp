@@ -1,6 +1,7 @@
 // EMQ.COMPLETE q id attempts [result]  (shared spec EMQ §4)
 // 1 done (the row keeps its last lease_epoch); 0 when the lease is not live.
-#include <vector>
+#include <array>
+#include <span>
 
 #include "core/verbs/common.h"
 
@@ -23,9 +24,11 @@ Reply complete(Host& host, Args argv) {
   Writer& w = host.begin_writes();
   w.zrem(keys.active(), argv[2]);
   w.zadd(keys.done(), now, argv[2]);
-  std::vector<FieldRef> fields{{"state", "done"}};
-  if (argv.size() > 4) fields.push_back({"result", argv[4]});
-  w.hset(row, fields);
+  // The optional result is the second field: a fixed array and a span over its used part,
+  // not a vector allocated per call.
+  const std::array<FieldRef, 2> fields{FieldRef{"state", "done"},
+                                       FieldRef{"result", argv.size() > 4 ? argv[4] : ""}};
+  w.hset(row, std::span(fields).first(argv.size() > 4 ? 2 : 1));
   return Reply::integer(1);
 }
 

@@ -2,7 +2,6 @@
 // One `now` for the call: every live pair is re-scored to the same deadline and stamped;
 // each answer is 1 (extended) or 0 (not live), in order. A dead pair is never an error.
 #include <array>
-#include <vector>
 
 #include "core/verbs/common.h"
 
@@ -15,10 +14,11 @@ Reply extends(Host& host, Args argv) {
   }
   TK_CHECK(queue_arg(argv[1]));
   TK_TRY(const std::int64_t lease_ms, lease_ms_arg(argv[2]));
-  std::vector<std::int64_t> tokens(pairs);
+  // Every pair is checked before the fence; the tokens are parsed again in the read pass
+  // (pure, and cheap next to the reads) rather than kept in a per-call vector.
   for (std::size_t i = 0; i < pairs; ++i) {
     TK_CHECK(job_id_arg(argv[3 + 2 * i]));
-    TK_TRY(tokens[i], attempts_arg(argv[4 + 2 * i]));
+    TK_CHECK(attempts_arg(argv[4 + 2 * i]));
   }
   TK_CHECK(host.fence());
   TK_TRY(const std::string_view run_id, host.epoch().current());
@@ -27,29 +27,31 @@ Reply extends(Host& host, Args argv) {
 
   const QueueKeys keys(argv[1]);
   TK_CHECK(expect_type(host, keys.active(), KeyType::zset));
-  std::vector<std::string> rows(pairs);
-  std::vector<bool> live(pairs, false);
+  // The reply's 1/0 per pair is the liveness record the write pass reads back, and each
+  // row key is built inline where it is used: no rows or live vectors per call.
+  Reply reply = Reply::array();
+  reply.items().reserve(pairs);
   bool any_live = false;
   for (std::size_t i = 0; i < pairs; ++i) {
-    rows[i] = keys.row(argv[3 + 2 * i]);
-    TK_TRY(bool is_live, lease_live(host, keys, argv[3 + 2 * i], rows[i], tokens[i], now));
-    live[i] = is_live;
+    const std::string_view id = argv[3 + 2 * i];
+    const std::int64_t token = *parse_int64(argv[4 + 2 * i]);
+    TK_TRY(bool is_live, lease_live(host, keys, id, keys.row_name(id), token, now));
+    reply.items().push_back(Reply::integer(is_live ? 1 : 0));
     any_live = any_live || is_live;
   }
-  Reply reply = Reply::array();
-  for (std::size_t i = 0; i < pairs; ++i) reply.items().push_back(Reply::integer(live[i] ? 1 : 0));
   if (!any_live) return reply;
+  auto live = [&](std::size_t i) { return reply.items()[i].as_integer() != 0; };
 
   TK_CHECK(host.may_write(keys.active()));
   for (std::size_t i = 0; i < pairs; ++i) {
-    if (live[i]) TK_CHECK(host.may_write(rows[i]));
+    if (live(i)) TK_CHECK(host.may_write(keys.row_name(argv[3 + 2 * i])));
   }
   Writer& w = host.begin_writes();
   const std::array fields{FieldRef{"lease_epoch", run_id}};
   for (std::size_t i = 0; i < pairs; ++i) {
-    if (!live[i]) continue;
+    if (!live(i)) continue;
     w.zadd(keys.active(), deadline, argv[3 + 2 * i]);
-    w.hset(rows[i], fields);
+    w.hset(keys.row_name(argv[3 + 2 * i]), fields);
   }
   return reply;
 }

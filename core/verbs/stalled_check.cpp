@@ -17,12 +17,12 @@ namespace trafikey::verbs {
 namespace {
 struct Judged {
   std::string id;
-  std::string row;
+  KeyName row;  // inline for short names: no allocation per expired member
   Verdict verdict;
 };
 
 // Performs the one read decide_member asked for.
-Status read_for(Host& host, const std::string& row, MemberRead read, MemberSeen& seen) {
+Status read_for(Host& host, std::string_view row, MemberRead read, MemberSeen& seen) {
   switch (read) {
     case MemberRead::type: {
       TK_TRY(seen.type, host.type(row));
@@ -68,7 +68,7 @@ Reply stalled_check(Host& host, Args argv) {
   judged.reserve(expired.size());
   for (auto& member : expired) {
     Judged j{std::move(member.member), {}, {}};
-    j.row = keys.row(j.id);
+    j.row = keys.row_name(j.id);
     MemberSeen seen;
     for (;;) {
       TK_TRY(MemberStep step, decide_member(run_id, max_stalled, seen));
@@ -136,9 +136,9 @@ Reply stalled_check(Host& host, Args argv) {
       }
     }
   }
-  return Reply::array({Reply::bulk("recovered"), std::move(lists[0]), Reply::bulk("dead"),
-                       std::move(lists[1]), Reply::bulk("ghosts"), std::move(lists[2]),
-                       Reply::bulk("lanes"), std::move(lists[3])});
+  return Reply::array_of(Reply::bulk("recovered"), std::move(lists[0]), Reply::bulk("dead"),
+                        std::move(lists[1]), Reply::bulk("ghosts"), std::move(lists[2]),
+                        Reply::bulk("lanes"), std::move(lists[3]));
 }
 
 }  // namespace trafikey::verbs
