@@ -28,6 +28,20 @@ namespace trafikey::sim {
 // few of them, so an inline hash that takes 8 bytes per step beats the out-of-line
 // std::_Hash_bytes. The values only pick buckets: nothing iterates a hashed container in an
 // order anyone sees, so they need not match std::hash or stay stable across versions.
+// Unaligned word loads that compile to one move (memcpy of a constant size is not a call).
+namespace bytes {
+inline std::uint64_t load8(const char* p) {
+  std::uint64_t w;
+  std::memcpy(&w, p, 8);
+  return w;
+}
+inline std::uint32_t load4(const char* p) {
+  std::uint32_t w;
+  std::memcpy(&w, p, 4);
+  return w;
+}
+}  // namespace bytes
+
 struct StringHash {
   using is_transparent = void;
   // Not noexcept on purpose: libstdc++ caches the hash in each node only for a hasher that
@@ -53,16 +67,8 @@ struct StringHash {
   }
 
  private:
-  static std::uint64_t load8(const char* p) {
-    std::uint64_t w;
-    std::memcpy(&w, p, 8);
-    return w;
-  }
-  static std::uint64_t load4(const char* p) {
-    std::uint32_t w;
-    std::memcpy(&w, p, 4);
-    return w;
-  }
+  static std::uint64_t load8(const char* p) { return bytes::load8(p); }
+  static std::uint64_t load4(const char* p) { return bytes::load4(p); }
   static std::uint64_t byte(char c) { return static_cast<unsigned char>(c); }
   static std::uint64_t mix(std::uint64_t a, std::uint64_t b) {
     const unsigned __int128 r = static_cast<unsigned __int128>(a ^ 0x8bb84b93962eacc9ull) * b;
@@ -95,16 +101,8 @@ struct StringEqual {
   }
 
  private:
-  static std::uint64_t word8(const char* p) {
-    std::uint64_t w;
-    std::memcpy(&w, p, 8);
-    return w;
-  }
-  static std::uint32_t word4(const char* p) {
-    std::uint32_t w;
-    std::memcpy(&w, p, 4);
-    return w;
-  }
+  static std::uint64_t word8(const char* p) { return bytes::load8(p); }
+  static std::uint32_t word4(const char* p) { return bytes::load4(p); }
 };
 
 class UndoLog;

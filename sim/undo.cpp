@@ -23,13 +23,18 @@ UndoLog::Span UndoLog::keep(std::string_view bytes) {
   return s;
 }
 
-void UndoLog::field(std::string_view key, std::string_view field, const std::string* old,
-                    std::size_t index) {
+UndoLog::Entry UndoLog::start(Entry::Kind kind, std::string_view key, std::string_view name) {
   Entry e;
-  e.kind = Entry::Kind::field;
+  e.kind = kind;
   e.begin = static_cast<std::uint32_t>(bytes_.size());
   e.key = keep_key(key);
-  e.name = keep(field);
+  e.name = keep(name);
+  return e;
+}
+
+void UndoLog::field(std::string_view key, std::string_view field, const std::string* old,
+                    std::size_t index) {
+  Entry e = start(Entry::Kind::field, key, field);
   if (old) {
     e.existed = true;
     e.index = static_cast<std::uint32_t>(index);
@@ -39,11 +44,7 @@ void UndoLog::field(std::string_view key, std::string_view field, const std::str
 }
 
 void UndoLog::member(std::string_view key, std::string_view member, const double* old_score) {
-  Entry e;
-  e.kind = Entry::Kind::member;
-  e.begin = static_cast<std::uint32_t>(bytes_.size());
-  e.key = keep_key(key);
-  e.name = keep(member);
+  Entry e = start(Entry::Kind::member, key, member);
   if (old_score) {
     e.existed = true;
     e.score = *old_score;
@@ -52,10 +53,7 @@ void UndoLog::member(std::string_view key, std::string_view member, const double
 }
 
 void UndoLog::whole(std::string_view key, const Keyspace::Value* old) {
-  Entry e;
-  e.kind = Entry::Kind::key;
-  e.begin = static_cast<std::uint32_t>(bytes_.size());
-  e.key = keep_key(key);
+  Entry e = start(Entry::Kind::key, key, {});
   e.existed = old != nullptr;
   e.whole = static_cast<std::int32_t>(wholes_.size());
   if (old) {

@@ -62,6 +62,8 @@ class UndoLog {
   };
 
   Span keep(std::string_view bytes);
+  // A new entry of `kind` with its key and name kept (its own bytes begin here).
+  Entry start(Entry::Kind kind, std::string_view key, std::string_view name);
   Span keep_key(std::string_view key);  // shares the last entry's key when it is the same
   std::string_view view(Span s) const { return std::string_view(bytes_).substr(s.offset, s.size); }
   void undo(Keyspace& data, const Entry& e);
