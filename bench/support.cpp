@@ -148,19 +148,10 @@ Pipe::~Pipe() {
 }
 
 void Pipe::append(std::initializer_list<std::string_view> argv) {
-  ptrs_.clear();
-  lens_.clear();
-  for (auto a : argv) {
-    ptrs_.push_back(a.data());
-    lens_.push_back(a.size());
-  }
-  if (redisAppendCommandArgv(context_, static_cast<int>(ptrs_.size()), ptrs_.data(),
-                             lens_.data()) != REDIS_OK) {
-    throw std::runtime_error(std::string("bench: append failed: ") + context_->errstr);
-  }
+  append(std::span<const std::string_view>(argv.begin(), argv.size()));
 }
 
-void Pipe::append(const std::vector<std::string_view>& argv) {
+void Pipe::append(std::span<const std::string_view> argv) {
   ptrs_.clear();
   lens_.clear();
   for (auto a : argv) {

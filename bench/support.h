@@ -18,6 +18,7 @@
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,7 +64,7 @@ class Pipe {
   Pipe& operator=(const Pipe&) = delete;
 
   void append(std::initializer_list<std::string_view> argv);
-  void append(const std::vector<std::string_view>& argv);
+  void append(std::span<const std::string_view> argv);  // a vector converts
   ReplyPtr take();
   // take() and require an integer equal to `want` / an OK-like status / an array.
   void take_integer(long long want, std::string_view what);
