@@ -105,14 +105,7 @@ QueueKeys::QueueKeys(std::string_view q) {
   size_ = len;
 }
 
-std::string QueueKeys::row(std::string_view id) const {
-  std::string key;
-  key.reserve(prefix_len_ + 4 + id.size());
-  key += prefix();
-  key += "job:";
-  key += id;
-  return key;
-}
+std::string QueueKeys::row(std::string_view id) const { return std::string(row_name(id).view()); }
 
 KeyName QueueKeys::row_name(std::string_view id) const {
   KeyName name;

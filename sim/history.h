@@ -69,7 +69,8 @@ class History {
       if (room() == 0) grow(1);
       *end_++ = c;
     }
-    // Room for at least n more bytes; write through `end()` then `advance(written)`.
+    // Room for at least n more bytes: write through the pointer returned, then
+    // advance(bytes written).
     char* reserve(std::size_t n) {
       if (n > room()) grow(n);
       return end_;

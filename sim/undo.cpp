@@ -134,7 +134,6 @@ void UndoLog::rewind(Keyspace& data, std::int64_t to) {
     bytes_.resize(e.begin);  // an entry's own bytes are the last ones kept
   }
   data.set_journal(journal);
-  if (head_ > entries_.size()) head_ = entries_.size();
 }
 
 void UndoLog::forget_before(std::int64_t to) {
