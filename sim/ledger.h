@@ -115,8 +115,6 @@ class Ledger {
   // Ids whose row a plain DEL removed while the id may still sit in a set: ghosts, which
   // CLAIM and the sweep remove (EMQ §4, §5).
   const std::set<Key>& ghosts() const { return ghosts_; }
-  // Model events kept for truncate() to replay.
-  std::int64_t events() const { return static_cast<std::int64_t>(events_.size()); }
 
  private:
   enum class Verb : std::uint8_t { other, add, claim, extend, extends, complete, fail, sweep, del, hset };
