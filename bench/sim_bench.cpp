@@ -6,6 +6,7 @@
 // with the job count calibrated at start so that a history averages ~1,000 calls. CPU
 // time is the process's (clock_gettime(CLOCK_PROCESS_CPUTIME_ID)); the history is hashed
 // but its text is not kept (what a campaign does) unless the row says so.
+#include <dlfcn.h>
 #include <time.h>
 
 #include <cstdint>
@@ -24,6 +25,16 @@ namespace {
 
 constexpr int workers = 3;
 constexpr double target_calls = 1000;
+
+// The allocator this process runs on: trafikey-sim and this program link tcmalloc_minimal
+// unless configured with -DTRAFIKEY_TCMALLOC=OFF (or sanitized); an LD_PRELOAD shows too.
+std::string allocator_name() {
+  using Version = const char* (*)(int*, int*, const char**);
+  if (auto version = reinterpret_cast<Version>(::dlsym(RTLD_DEFAULT, "tc_version"))) {
+    return std::string("tcmalloc ") + version(nullptr, nullptr, nullptr);
+  }
+  return "the C library's malloc";
+}
 
 double cpu_s() {
   timespec ts{};
@@ -152,6 +163,7 @@ int main(int argc, char** argv) {
   table.note("bar: >= 1,000,000 simulated calls per CPU-second (issue 3)");
   table.note("plans: sim::draw_plan(seed 1, 2, ..., jobs, " + std::to_string(workers) +
              " workers, faults); SHA-256 fingerprint always computed");
+  table.note("allocator: " + allocator_name());
   table.print();
   return 0;
 }
