@@ -25,20 +25,20 @@ const T* typed(const Keyspace::Value* v, bool& wrong) {
 }  // namespace
 
 const Keyspace::Value* Keyspace::find(std::string_view key) const {
-  auto it = data_.find(key);
-  return it == data_.end() ? nullptr : &it->second;
+  const auto* e = data_.find(key);
+  return e ? &e->second : nullptr;
 }
 
 Keyspace::Value* Keyspace::find_mut(std::string_view key) {
-  auto it = data_.find(key);
-  return it == data_.end() ? nullptr : &it->second;
+  auto* e = data_.find(key);
+  return e ? &e->second : nullptr;
 }
 
 template <class T>
 T& Keyspace::slot(std::string_view key) {
-  auto it = data_.find(key);
-  if (it == data_.end()) it = data_.emplace(std::string(key), T{}).first;
-  T* t = std::get_if<T>(&it->second);
+  auto [e, added] = data_.try_emplace(key);
+  if (added) e->second.template emplace<T>();
+  T* t = std::get_if<T>(&e->second);
   if (!t) std::abort();  // the caller's type check failed: a harness bug, never data
   return *t;
 }
@@ -161,9 +161,9 @@ std::int64_t Keyspace::hdel(std::string_view key, std::string_view field) {
 
 std::int64_t Keyspace::zadd(std::string_view key, double score, std::string_view member) {
   Zset& z = slot<Zset>(key);
-  auto it = z.scores.find(member);
-  if (journal_) journal_->member(key, member, it != z.scores.end() ? &it->second : nullptr);
-  if (it != z.scores.end()) {
+  auto* it = z.scores.find(member);
+  if (journal_) journal_->member(key, member, it ? &it->second : nullptr);
+  if (it) {
     if (it->second != score) {
       auto node = z.order.extract(z.order.find(Zset::Entry{it->second, member}));
       node.value().first = score;
@@ -172,7 +172,7 @@ std::int64_t Keyspace::zadd(std::string_view key, double score, std::string_view
     }
     return 0;
   }
-  z.scores.emplace(std::string(member), score);
+  z.scores.try_emplace(member).first->second = score;
   z.order.emplace(score, std::string(member));
   return 1;
 }
@@ -181,8 +181,8 @@ std::int64_t Keyspace::zrem(std::string_view key, std::string_view member) {
   Value* v = find_mut(key);
   if (!v) return 0;
   Zset& z = std::get<Zset>(*v);
-  auto it = z.scores.find(member);
-  if (it == z.scores.end()) return 0;
+  auto* it = z.scores.find(member);
+  if (!it) return 0;
   if (journal_) journal_->member(key, member, &it->second);
   z.order.erase(z.order.find(Zset::Entry{it->second, member}));
   z.scores.erase(it);
@@ -204,22 +204,22 @@ void Keyspace::set(std::string_view key, std::string_view value) {
   if (v) {
     *v = std::string(value);
   } else {
-    data_.emplace(std::string(key), std::string(value));
+    data_.try_emplace(key).first->second = std::string(value);
   }
 }
 
 std::int64_t Keyspace::del(std::string_view key) {
-  auto it = data_.find(key);
-  if (it == data_.end()) return 0;
-  if (journal_) journal_->whole(key, &it->second);
-  data_.erase(it);
+  auto* e = data_.find(key);
+  if (!e) return 0;
+  if (journal_) journal_->whole(key, &e->second);
+  data_.erase(e);
   return 1;
 }
 
 std::vector<std::string> Keyspace::keys() const {
   std::vector<std::string> out;
   out.reserve(data_.size());
-  for (const auto& kv : data_) out.push_back(kv.first);
+  for (const auto& e : data_.entries()) out.emplace_back(data_.key_of(e));
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -88,7 +88,8 @@ TEST(Keyspace, zadd_counts_new_members_and_moves_updated_scores) {
   bool wrong = false;
   const Keyspace::Zset* z = k.zset_at("z", wrong);
   EXPECT_EQ(Keyspace::zrange_by_rank(*z, 0, -1), (Pairs{{"b", 2}, {"a", 3}}));
-  EXPECT_EQ(z->scores.at("a"), 3);
+  ASSERT_NE(z->scores.find("a"), z->scores.end());
+  EXPECT_EQ(z->scores.find("a")->second, 3);
   EXPECT_EQ(z->scores.size(), 2u);
   EXPECT_EQ(z->order.size(), 2u);
 }
