@@ -87,16 +87,8 @@ Keyspace::ZsetRange Keyspace::zrange_by_rank_entries(const Zset& z, std::int64_t
   if (stop < 0) stop = n + stop;
   stop = std::min(stop, n - 1);
   if (start > stop) return {z.order.end(), z.order.end(), 0};
-  // A set iterator walks one node per step, so the range is reached from the nearer end.
-  ZsetIter first, last;
-  if (start <= n - 1 - stop) {
-    first = std::next(z.order.begin(), start);
-    last = std::next(first, stop - start + 1);
-  } else {
-    last = std::prev(z.order.end(), n - 1 - stop);
-    first = std::prev(last, stop - start + 1);
-  }
-  return {first, last, static_cast<std::size_t>(stop - start + 1)};
+  return {z.order.begin() + start, z.order.begin() + stop + 1,
+          static_cast<std::size_t>(stop - start + 1)};
 }
 
 namespace {
@@ -165,15 +157,13 @@ std::int64_t Keyspace::zadd(std::string_view key, double score, std::string_view
   if (journal_) journal_->member(key, member, it ? &it->second : nullptr);
   if (it) {
     if (it->second != score) {
-      auto node = z.order.extract(z.order.find(Zset::Entry{it->second, member}));
-      node.value().first = score;
-      z.order.insert(std::move(node));
+      z.order.rescore(it->second, member, score);
       it->second = score;
     }
     return 0;
   }
   z.scores.try_emplace(member).first->second = score;
-  z.order.emplace(score, std::string(member));
+  z.order.insert(score, member);
   return 1;
 }
 
@@ -184,7 +174,7 @@ std::int64_t Keyspace::zrem(std::string_view key, std::string_view member) {
   auto* it = z.scores.find(member);
   if (!it) return 0;
   if (journal_) journal_->member(key, member, &it->second);
-  z.order.erase(z.order.find(Zset::Entry{it->second, member}));
+  z.order.erase(it->second, member);
   z.scores.erase(it);
   if (z.scores.empty()) data_.erase(data_.find(key));
   return 1;
