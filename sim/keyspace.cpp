@@ -65,7 +65,7 @@ const Keyspace::Zset* Keyspace::zset_at(std::string_view key, bool& wrong) const
 
 const std::string* Keyspace::hash_field(const Hash& hash, std::string_view field) {
   for (const auto& [f, v] : hash) {
-    if (f == field) return &v;
+    if (StringEqual{}(f, field)) return &v;
   }
   return nullptr;
 }
@@ -126,7 +126,7 @@ std::int64_t Keyspace::hset(std::string_view key, std::span<const FieldRef> fiel
 std::int64_t Keyspace::hset_in(std::string_view key, Hash& h, std::string_view field,
                                std::string_view value) {
   for (std::size_t i = 0; i < h.size(); ++i) {
-    if (h[i].first != field) continue;
+    if (!StringEqual{}(h[i].first, field)) continue;  // inline: no libc memcmp per field
     if (journal_) journal_->field(key, field, &h[i].second, i);
     h[i].second = value;
     return 0;
@@ -143,7 +143,7 @@ std::int64_t Keyspace::hdel(std::string_view key, std::string_view field) {
   Value* v = find_mut(key);
   if (!v) return 0;
   Hash& h = std::get<Hash>(*v);
-  auto it = std::find_if(h.begin(), h.end(), [&](const auto& fv) { return fv.first == field; });
+  auto it = std::find_if(h.begin(), h.end(), [&](const auto& fv) { return StringEqual{}(fv.first, field); });
   if (it == h.end()) return 0;
   if (journal_) journal_->field(key, field, &it->second, static_cast<std::size_t>(it - h.begin()));
   h.erase(it);

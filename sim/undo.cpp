@@ -1,6 +1,8 @@
 #include "sim/undo.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <variant>
 
 namespace trafikey::sim {
@@ -11,9 +13,38 @@ UndoLog::UndoLog() {
   bytes_.reserve(64 * 1024);
 }
 
+void UndoLog::Bytes::reserve(std::size_t n) {
+  if (n <= capacity_) return;
+  auto data = std::make_unique_for_overwrite<char[]>(n);
+  if (size_) std::memcpy(data.get(), data_.get(), size_);
+  data_ = std::move(data);
+  capacity_ = n;
+}
+
+void UndoLog::Bytes::append(std::string_view s) {
+  const std::size_t n = s.size();
+  if (capacity_ - size_ < n) reserve(std::max(capacity_ * 2, size_ + n));
+  char* to = data_.get() + size_;
+  const char* from = s.data();
+  size_ += n;
+  if (n > 64) {
+    std::memcpy(to, from, n);
+  } else if (n >= 8) {  // whole words; the last one may overlap bytes already copied
+    for (std::size_t i = 0; i + 8 < n; i += 8) std::memcpy(to + i, from + i, 8);
+    std::memcpy(to + n - 8, from + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(to, from, 4);
+    std::memcpy(to + n - 4, from + n - 4, 4);
+  } else {
+    for (std::size_t i = 0; i < n; ++i) to[i] = from[i];
+  }
+}
+
 UndoLog::Span UndoLog::keep_key(std::string_view key) {
   // A verb writes several fields of one row in a row: their entries share its bytes.
-  if (!entries_.empty() && view(entries_.back().key) == key) return entries_.back().key;
+  if (!entries_.empty() && StringEqual{}(view(entries_.back().key), key)) {
+    return entries_.back().key;
+  }
   return keep(key);
 }
 
@@ -131,7 +162,7 @@ void UndoLog::rewind(Keyspace& data, std::int64_t to) {
     const Entry e = entries_.back();
     undo(data, e);
     entries_.pop_back();
-    bytes_.resize(e.begin);  // an entry's own bytes are the last ones kept
+    bytes_.truncate(e.begin);  // an entry's own bytes are the last ones kept
   }
   data.set_journal(journal);
 }
@@ -144,7 +175,8 @@ void UndoLog::forget_before(std::int64_t to) {
 }
 
 void UndoLog::compact() {
-  std::string bytes;
+  Bytes bytes;
+  bytes.reserve(bytes_.size());
   std::vector<Entry> entries;
   std::vector<std::optional<Keyspace::Value>> wholes;
   entries.reserve(entries_.size() - head_);
@@ -174,7 +206,7 @@ void UndoLog::compact() {
 }
 
 void UndoLog::clear() {
-  bytes_.clear();
+  bytes_.truncate(0);
   entries_.clear();
   wholes_.clear();
   head_ = 0;
