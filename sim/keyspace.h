@@ -44,8 +44,6 @@ inline std::uint32_t load4(const char* p) {
 
 struct StringHash {
   using is_transparent = void;
-  // Not noexcept on purpose: libstdc++ caches the hash in each node only for a hasher that
-  // may throw, and the cached value spares a rehash and most key compares in a bucket walk.
   std::size_t operator()(std::string_view s) const {
     // wyhash's constants and its folded 64x64->128 multiply, one word at a time. The tail
     // is read as whole words that may overlap bytes already mixed, never with a
@@ -76,7 +74,7 @@ struct StringHash {
   }
 };
 
-// Key equality for the hashed containers. With the hash cached in each node, a compare
+// Key equality for the hashed containers. With the hash kept in each slot, a compare
 // runs almost only on a hit, so it nearly always walks every byte; for short keys whole
 // words do that inline, where std::equal_to ends in a libc memcmp call.
 struct StringEqual {
