@@ -153,18 +153,20 @@ std::int64_t Keyspace::hdel(std::string_view key, std::string_view field) {
 
 std::int64_t Keyspace::zadd(std::string_view key, double score, std::string_view member) {
   Zset& z = slot<Zset>(key);
-  auto* it = z.scores.find(member);
-  if (journal_) journal_->member(key, member, it ? &it->second : nullptr);
-  if (it) {
-    if (it->second != score) {
-      z.order.rescore(it->second, member, score);
-      it->second = score;
-    }
-    return 0;
+  // One probe finds or adds the member; the journal copies only the old score, so it may
+  // hear of the write after the member's slot exists.
+  auto [it, added] = z.scores.try_emplace(member);
+  if (journal_) journal_->member(key, member, added ? nullptr : &it->second);
+  if (added) {
+    it->second = score;
+    z.order.insert(score, member);
+    return 1;
   }
-  z.scores.try_emplace(member).first->second = score;
-  z.order.insert(score, member);
-  return 1;
+  if (it->second != score) {
+    z.order.rescore(it->second, member, score);
+    it->second = score;
+  }
+  return 0;
 }
 
 std::int64_t Keyspace::zrem(std::string_view key, std::string_view member) {

@@ -21,7 +21,9 @@ void UndoLog::Bytes::reserve(std::size_t n) {
   capacity_ = n;
 }
 
-void UndoLog::Bytes::append(std::string_view s) {
+// The appends, keep, keep_key and start run for every write: `inline` lets them fold into
+// field() and member() (they are used in this file only).
+inline void UndoLog::Bytes::append(std::string_view s) {
   const std::size_t n = s.size();
   if (capacity_ - size_ < n) reserve(std::max(capacity_ * 2, size_ + n));
   char* to = data_.get() + size_;
@@ -40,7 +42,7 @@ void UndoLog::Bytes::append(std::string_view s) {
   }
 }
 
-UndoLog::Span UndoLog::keep_key(std::string_view key) {
+inline UndoLog::Span UndoLog::keep_key(std::string_view key) {
   // A verb writes several fields of one row in a row: their entries share its bytes.
   if (!entries_.empty() && StringEqual{}(view(entries_.back().key), key)) {
     return entries_.back().key;
@@ -48,43 +50,45 @@ UndoLog::Span UndoLog::keep_key(std::string_view key) {
   return keep(key);
 }
 
-UndoLog::Span UndoLog::keep(std::string_view bytes) {
+inline UndoLog::Span UndoLog::keep(std::string_view bytes) {
   Span s{static_cast<std::uint32_t>(bytes_.size()), static_cast<std::uint32_t>(bytes.size())};
   bytes_.append(bytes);
   return s;
 }
 
-UndoLog::Entry UndoLog::start(Entry::Kind kind, std::string_view key, std::string_view name) {
-  Entry e;
+inline UndoLog::Entry& UndoLog::start(Entry::Kind kind, std::string_view key,
+                                      std::string_view name) {
+  const auto begin = static_cast<std::uint32_t>(bytes_.size());
+  const Span key_bytes = keep_key(key);  // compares with the last entry: before the new one
+  const Span name_bytes = keep(name);
+  Entry& e = entries_.emplace_back();
   e.kind = kind;
-  e.begin = static_cast<std::uint32_t>(bytes_.size());
-  e.key = keep_key(key);
-  e.name = keep(name);
+  e.begin = begin;
+  e.key = key_bytes;
+  e.name = name_bytes;
   return e;
 }
 
 void UndoLog::field(std::string_view key, std::string_view field, const std::string* old,
                     std::size_t index) {
-  Entry e = start(Entry::Kind::field, key, field);
+  Entry& e = start(Entry::Kind::field, key, field);
   if (old) {
     e.existed = true;
     e.index = static_cast<std::uint32_t>(index);
     e.value = keep(*old);
   }
-  entries_.push_back(e);
 }
 
 void UndoLog::member(std::string_view key, std::string_view member, const double* old_score) {
-  Entry e = start(Entry::Kind::member, key, member);
+  Entry& e = start(Entry::Kind::member, key, member);
   if (old_score) {
     e.existed = true;
     e.score = *old_score;
   }
-  entries_.push_back(e);
 }
 
 void UndoLog::whole(std::string_view key, const Keyspace::Value* old) {
-  Entry e = start(Entry::Kind::key, key, {});
+  Entry& e = start(Entry::Kind::key, key, {});
   e.existed = old != nullptr;
   e.whole = static_cast<std::int32_t>(wholes_.size());
   if (old) {
@@ -92,7 +96,6 @@ void UndoLog::whole(std::string_view key, const Keyspace::Value* old) {
   } else {
     wholes_.emplace_back(std::nullopt);
   }
-  entries_.push_back(e);
 }
 
 namespace {

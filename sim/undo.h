@@ -63,8 +63,9 @@ class UndoLog {
   };
 
   Span keep(std::string_view bytes);
-  // A new entry of `kind` with its key and name kept (its own bytes begin here).
-  Entry start(Entry::Kind kind, std::string_view key, std::string_view name);
+  // Appends an entry of `kind` with its key and name kept (its own bytes begin here); the
+  // reference lasts until the next entry.
+  Entry& start(Entry::Kind kind, std::string_view key, std::string_view name);
   Span keep_key(std::string_view key);  // shares the last entry's key when it is the same
   std::string_view view(Span s) const { return std::string_view(bytes_.data() + s.offset, s.size); }
   void undo(Keyspace& data, const Entry& e);
