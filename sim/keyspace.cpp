@@ -25,20 +25,20 @@ const T* typed(const Keyspace::Value* v, bool& wrong) {
 }  // namespace
 
 const Keyspace::Value* Keyspace::find(std::string_view key) const {
-  auto it = data_.find(key);
-  return it == data_.end() ? nullptr : &it->second;
+  const auto* e = data_.find(key);
+  return e ? &e->second : nullptr;
 }
 
 Keyspace::Value* Keyspace::find_mut(std::string_view key) {
-  auto it = data_.find(key);
-  return it == data_.end() ? nullptr : &it->second;
+  auto* e = data_.find(key);
+  return e ? &e->second : nullptr;
 }
 
 template <class T>
 T& Keyspace::slot(std::string_view key) {
-  auto it = data_.find(key);
-  if (it == data_.end()) it = data_.emplace(std::string(key), T{}).first;
-  T* t = std::get_if<T>(&it->second);
+  auto [e, added] = data_.try_emplace(key);
+  if (added) e->second.template emplace<T>();
+  T* t = std::get_if<T>(&e->second);
   if (!t) std::abort();  // the caller's type check failed: a harness bug, never data
   return *t;
 }
@@ -65,7 +65,7 @@ const Keyspace::Zset* Keyspace::zset_at(std::string_view key, bool& wrong) const
 
 const std::string* Keyspace::hash_field(const Hash& hash, std::string_view field) {
   for (const auto& [f, v] : hash) {
-    if (f == field) return &v;
+    if (StringEqual{}(f, field)) return &v;
   }
   return nullptr;
 }
@@ -87,16 +87,8 @@ Keyspace::ZsetRange Keyspace::zrange_by_rank_entries(const Zset& z, std::int64_t
   if (stop < 0) stop = n + stop;
   stop = std::min(stop, n - 1);
   if (start > stop) return {z.order.end(), z.order.end(), 0};
-  // A set iterator walks one node per step, so the range is reached from the nearer end.
-  ZsetIter first, last;
-  if (start <= n - 1 - stop) {
-    first = std::next(z.order.begin(), start);
-    last = std::next(first, stop - start + 1);
-  } else {
-    last = std::prev(z.order.end(), n - 1 - stop);
-    first = std::prev(last, stop - start + 1);
-  }
-  return {first, last, static_cast<std::size_t>(stop - start + 1)};
+  return {z.order.begin() + start, z.order.begin() + stop + 1,
+          static_cast<std::size_t>(stop - start + 1)};
 }
 
 namespace {
@@ -134,7 +126,7 @@ std::int64_t Keyspace::hset(std::string_view key, std::span<const FieldRef> fiel
 std::int64_t Keyspace::hset_in(std::string_view key, Hash& h, std::string_view field,
                                std::string_view value) {
   for (std::size_t i = 0; i < h.size(); ++i) {
-    if (h[i].first != field) continue;
+    if (!StringEqual{}(h[i].first, field)) continue;  // inline: no libc memcmp per field
     if (journal_) journal_->field(key, field, &h[i].second, i);
     h[i].second = value;
     return 0;
@@ -151,7 +143,7 @@ std::int64_t Keyspace::hdel(std::string_view key, std::string_view field) {
   Value* v = find_mut(key);
   if (!v) return 0;
   Hash& h = std::get<Hash>(*v);
-  auto it = std::find_if(h.begin(), h.end(), [&](const auto& fv) { return fv.first == field; });
+  auto it = std::find_if(h.begin(), h.end(), [&](const auto& fv) { return StringEqual{}(fv.first, field); });
   if (it == h.end()) return 0;
   if (journal_) journal_->field(key, field, &it->second, static_cast<std::size_t>(it - h.begin()));
   h.erase(it);
@@ -161,30 +153,30 @@ std::int64_t Keyspace::hdel(std::string_view key, std::string_view field) {
 
 std::int64_t Keyspace::zadd(std::string_view key, double score, std::string_view member) {
   Zset& z = slot<Zset>(key);
-  auto it = z.scores.find(member);
-  if (journal_) journal_->member(key, member, it != z.scores.end() ? &it->second : nullptr);
-  if (it != z.scores.end()) {
-    if (it->second != score) {
-      auto node = z.order.extract(z.order.find(Zset::Entry{it->second, member}));
-      node.value().first = score;
-      z.order.insert(std::move(node));
-      it->second = score;
-    }
-    return 0;
+  // One probe finds or adds the member; the journal copies only the old score, so it may
+  // hear of the write after the member's slot exists.
+  auto [it, added] = z.scores.try_emplace(member);
+  if (journal_) journal_->member(key, member, added ? nullptr : &it->second);
+  if (added) {
+    it->second = score;
+    z.order.insert(score, member);
+    return 1;
   }
-  z.scores.emplace(std::string(member), score);
-  z.order.emplace(score, std::string(member));
-  return 1;
+  if (it->second != score) {
+    z.order.rescore(it->second, member, score);
+    it->second = score;
+  }
+  return 0;
 }
 
 std::int64_t Keyspace::zrem(std::string_view key, std::string_view member) {
   Value* v = find_mut(key);
   if (!v) return 0;
   Zset& z = std::get<Zset>(*v);
-  auto it = z.scores.find(member);
-  if (it == z.scores.end()) return 0;
+  auto* it = z.scores.find(member);
+  if (!it) return 0;
   if (journal_) journal_->member(key, member, &it->second);
-  z.order.erase(z.order.find(Zset::Entry{it->second, member}));
+  z.order.erase(it->second, member);
   z.scores.erase(it);
   if (z.scores.empty()) data_.erase(data_.find(key));
   return 1;
@@ -204,22 +196,22 @@ void Keyspace::set(std::string_view key, std::string_view value) {
   if (v) {
     *v = std::string(value);
   } else {
-    data_.emplace(std::string(key), std::string(value));
+    data_.try_emplace(key).first->second = std::string(value);
   }
 }
 
 std::int64_t Keyspace::del(std::string_view key) {
-  auto it = data_.find(key);
-  if (it == data_.end()) return 0;
-  if (journal_) journal_->whole(key, &it->second);
-  data_.erase(it);
+  auto* e = data_.find(key);
+  if (!e) return 0;
+  if (journal_) journal_->whole(key, &e->second);
+  data_.erase(e);
   return 1;
 }
 
 std::vector<std::string> Keyspace::keys() const {
   std::vector<std::string> out;
   out.reserve(data_.size());
-  for (const auto& kv : data_) out.push_back(kv.first);
+  for (const auto& e : data_.entries()) out.emplace_back(data_.key_of(e));
   std::sort(out.begin(), out.end());
   return out;
 }

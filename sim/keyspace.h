@@ -9,13 +9,13 @@
 
 #include <cstdint>
 #include <cstring>
-#include <map>
+#include <algorithm>
 #include <optional>
-#include <set>
+#include <compare>
+#include <iterator>
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -44,8 +44,6 @@ inline std::uint32_t load4(const char* p) {
 
 struct StringHash {
   using is_transparent = void;
-  // Not noexcept on purpose: libstdc++ caches the hash in each node only for a hasher that
-  // may throw, and the cached value spares a rehash and most key compares in a bucket walk.
   std::size_t operator()(std::string_view s) const {
     // wyhash's constants and its folded 64x64->128 multiply, one word at a time. The tail
     // is read as whole words that may overlap bytes already mixed, never with a
@@ -76,7 +74,7 @@ struct StringHash {
   }
 };
 
-// Key equality for the hashed containers. With the hash cached in each node, a compare
+// Key equality for the hashed containers. With the hash kept in each slot, a compare
 // runs almost only on a hit, so it nearly always walks every byte; for short keys whole
 // words do that inline, where std::equal_to ends in a libc memcmp call.
 struct StringEqual {
@@ -105,6 +103,249 @@ struct StringEqual {
   static std::uint32_t word4(const char* p) { return bytes::load4(p); }
 };
 
+// An open-addressing hash map from byte strings to V, for the keyspace's table of keys and
+// a zset's member->score index. Every call looks a few keys up; a node-based
+// std::unordered_map walks bucket -> node -> key for each, and allocates a node (and a
+// key longer than 15 bytes) for each insert. Here the probe walks one array of
+// (hash, index) slots (power-of-two size, linear probing, at most half full, backward-shift
+// delete, so no tombstones); the entries sit densely in insertion order (a delete moves the
+// last entry into the hole) and every key's bytes share one arena.
+//
+// Nothing may observe the entries' order (the keyspace sorts what it shows). An entry
+// moves when the map grows or an entry is erased: pointers to entries last only until the
+// next insert or erase.
+template <class V>
+class FlatMap {
+ public:
+  struct Entry {
+    std::uint32_t hash = 0;  // kept: growing and erasing never rehash a key
+    std::uint32_t key_offset = 0, key_size = 0;  // the key's bytes in the arena
+    V second{};  // named like a std::pair's, so find(k)->second reads as with std maps
+  };
+
+  const Entry* find(std::string_view key) const { return const_cast<FlatMap*>(this)->find(key); }
+  Entry* find(std::string_view key) {
+    if (entries_.empty()) return nullptr;
+    const std::uint32_t h = hash_of(key);
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t i = h & mask;; i = (i + 1) & mask) {
+      const Slot s = slots_[i];
+      if (s.index == 0) return nullptr;
+      Entry& e = entries_[s.index - 1];
+      if (s.hash == h && StringEqual{}(key_of(e), key)) return &e;
+    }
+  }
+  const Entry* end() const { return nullptr; }  // what find() answers for an absent key
+  bool contains(std::string_view key) const { return find(key) != nullptr; }
+  std::size_t size() const { return entries_.size(); }
+  bool empty() const { return entries_.empty(); }
+  std::string_view key_of(const Entry& e) const {
+    return std::string_view(arena_.data() + e.key_offset, e.key_size);
+  }
+  std::span<const Entry> entries() const { return entries_; }
+
+  // The entry of `key`, with a value-initialized V when the key is new (.second: new).
+  std::pair<Entry*, bool> try_emplace(std::string_view key) {
+    if ((entries_.size() + 1) * 2 > slots_.size()) grow();
+    const std::uint32_t h = hash_of(key);
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = h & mask;
+    for (;; i = (i + 1) & mask) {
+      const Slot s = slots_[i];
+      if (s.index == 0) break;
+      Entry& e = entries_[s.index - 1];
+      if (s.hash == h && StringEqual{}(key_of(e), key)) return {&e, false};
+    }
+    const auto offset = static_cast<std::uint32_t>(arena_.size());
+    arena_.append(key);
+    Entry& e = entries_.emplace_back();  // V built in place (a V{} temporary trips GCC 12)
+    e.hash = h;
+    e.key_offset = offset;
+    e.key_size = static_cast<std::uint32_t>(key.size());
+    slots_[i] = Slot{h, static_cast<std::uint32_t>(entries_.size())};
+    return {&e, true};
+  }
+
+  // Erases an entry find() or try_emplace() gave.
+  void erase(const Entry* e) {
+    const std::size_t index = static_cast<std::size_t>(e - entries_.data());
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = slot_of(*e, index);
+    garbage_ += e->key_size;
+    // Backward shift: each later entry of the probe run moves into the hole unless that
+    // would put it before its home slot.
+    for (std::size_t j = (i + 1) & mask; slots_[j].index != 0; j = (j + 1) & mask) {
+      const std::size_t home = slots_[j].hash & mask;
+      if (((j - home) & mask) >= ((j - i) & mask)) {
+        slots_[i] = slots_[j];
+        i = j;
+      }
+    }
+    slots_[i] = Slot{};
+    const std::size_t last = entries_.size() - 1;
+    if (index != last) {
+      slots_[slot_of(entries_[last], last)].index = static_cast<std::uint32_t>(index + 1);
+      entries_[index] = std::move(entries_[last]);
+    }
+    entries_.pop_back();
+    // Keys erased leave their bytes behind; once they are most of the arena, repack it.
+    if (garbage_ > 4096 && garbage_ * 2 > arena_.size()) repack();
+  }
+
+  void clear() {
+    std::fill(slots_.begin(), slots_.end(), Slot{});
+    entries_.clear();
+    arena_.clear();
+    garbage_ = 0;
+  }
+
+ private:
+  struct Slot {
+    std::uint32_t hash = 0;
+    std::uint32_t index = 0;  // entries_ index + 1; 0: empty
+  };
+
+  static std::uint32_t hash_of(std::string_view key) {
+    const std::uint64_t h = StringHash{}(key);
+    return static_cast<std::uint32_t>(h ^ (h >> 32));
+  }
+  std::size_t slot_of(const Entry& e, std::size_t index) const {
+    const std::size_t mask = slots_.size() - 1;
+    std::size_t i = e.hash & mask;
+    while (slots_[i].index != index + 1) i = (i + 1) & mask;
+    return i;
+  }
+  void grow() {
+    const std::size_t n = slots_.empty() ? 8 : slots_.size() * 2;
+    slots_.assign(n, Slot{});
+    const std::size_t mask = n - 1;
+    for (std::size_t k = 0; k < entries_.size(); ++k) {
+      std::size_t i = entries_[k].hash & mask;
+      while (slots_[i].index != 0) i = (i + 1) & mask;
+      slots_[i] = Slot{entries_[k].hash, static_cast<std::uint32_t>(k + 1)};
+    }
+  }
+  void repack() {
+    std::string arena;
+    arena.reserve(arena_.size() - garbage_);
+    for (Entry& e : entries_) {
+      const auto offset = static_cast<std::uint32_t>(arena.size());
+      arena.append(key_of(e));
+      e.key_offset = offset;
+    }
+    arena_ = std::move(arena);
+    garbage_ = 0;
+  }
+
+  std::vector<Slot> slots_;
+  std::vector<Entry> entries_;
+  std::string arena_;
+  std::size_t garbage_ = 0;  // bytes of erased keys still in arena_
+};
+
+// A zset's (score, member) entries in ZRANGE order: by score, then member bytes. The
+// entries stay put in a slab; the order is a sorted array of slab indices, so an insert or
+// erase shifts a few hundred bytes with one memmove (zsets hold tens to a few hundred
+// members) where a red-black tree allocated, freed and rebalanced a node, and a rank is an
+// index. Iterators are random access and last until the next write.
+class ZsetOrder {
+ public:
+  using value_type = std::pair<double, std::string>;
+  // (score, member) with the member bytes compared unsigned, as memcmp does (t_zset.c)
+  static bool less(double score_a, std::string_view a, double score_b, std::string_view b) {
+    return score_a != score_b ? score_a < score_b : a < b;
+  }
+
+  class const_iterator {
+   public:
+    using iterator_category = std::random_access_iterator_tag;
+    using value_type = ZsetOrder::value_type;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const value_type*;
+    using reference = const value_type&;
+
+    const_iterator() = default;
+    reference operator*() const { return items_[*at_]; }
+    pointer operator->() const { return &items_[*at_]; }
+    reference operator[](difference_type n) const { return items_[at_[n]]; }
+    const_iterator& operator++() { ++at_; return *this; }
+    const_iterator& operator--() { --at_; return *this; }
+    const_iterator operator++(int) { const_iterator t = *this; ++at_; return t; }
+    const_iterator operator--(int) { const_iterator t = *this; --at_; return t; }
+    const_iterator& operator+=(difference_type n) { at_ += n; return *this; }
+    const_iterator& operator-=(difference_type n) { at_ -= n; return *this; }
+    friend const_iterator operator+(const_iterator i, difference_type n) { return i += n; }
+    friend const_iterator operator+(difference_type n, const_iterator i) { return i += n; }
+    friend const_iterator operator-(const_iterator i, difference_type n) { return i -= n; }
+    friend difference_type operator-(const_iterator a, const_iterator b) { return a.at_ - b.at_; }
+    friend bool operator==(const_iterator a, const_iterator b) { return a.at_ == b.at_; }
+    friend auto operator<=>(const_iterator a, const_iterator b) { return a.at_ <=> b.at_; }
+
+   private:
+    friend class ZsetOrder;
+    const_iterator(const value_type* items, const std::uint32_t* at) : items_(items), at_(at) {}
+    const value_type* items_ = nullptr;
+    const std::uint32_t* at_ = nullptr;
+  };
+
+  const_iterator begin() const { return {items_.data(), order_.data()}; }
+  const_iterator end() const { return {items_.data(), order_.data() + order_.size()}; }
+  std::size_t size() const { return order_.size(); }
+  bool empty() const { return order_.empty(); }
+
+  void insert(double score, std::string_view member) {
+    const std::size_t rank = rank_of(score, member);
+    std::uint32_t slot;
+    if (free_.empty()) {
+      slot = static_cast<std::uint32_t>(items_.size());
+      items_.emplace_back(score, std::string(member));
+    } else {
+      slot = free_.back();
+      free_.pop_back();
+      items_[slot].first = score;
+      items_[slot].second.assign(member);
+    }
+    order_.insert(order_.begin() + rank, slot);
+  }
+  // `member` is present with `score`.
+  void erase(double score, std::string_view member) {
+    const auto at = order_.begin() + rank_of(score, member);
+    free_.push_back(*at);
+    order_.erase(at);
+  }
+  void rescore(double old_score, std::string_view member, double score) {
+    auto at = order_.begin() + rank_of(old_score, member);
+    const std::uint32_t slot = *at;
+    order_.erase(at);
+    items_[slot].first = score;
+    order_.insert(order_.begin() + rank_of(score, member), slot);
+  }
+
+  bool operator==(const ZsetOrder& o) const {
+    return size() == o.size() && std::equal(begin(), end(), o.begin());
+  }
+
+ private:
+  // The rank of the first entry not before (score, member).
+  std::size_t rank_of(double score, std::string_view member) const {
+    std::size_t lo = 0, hi = order_.size();
+    while (lo < hi) {
+      const std::size_t mid = (lo + hi) / 2;
+      const value_type& e = items_[order_[mid]];
+      if (less(e.first, e.second, score, member)) {
+        lo = mid + 1;
+      } else {
+        hi = mid;
+      }
+    }
+    return lo;
+  }
+
+  std::vector<value_type> items_;     // the slab; free_ lists the unused slots
+  std::vector<std::uint32_t> free_;
+  std::vector<std::uint32_t> order_;  // slab slots in ZRANGE order
+};
+
 class UndoLog;
 
 class Keyspace {
@@ -125,18 +366,8 @@ class Keyspace {
 
   using Hash = std::vector<std::pair<std::string, std::string>>;  // insertion order
   struct Zset {
-    // An (score, member) entry looked up without building a std::string for the member.
-    using Entry = std::pair<double, std::string_view>;
-    struct Less {
-      using is_transparent = void;
-      template <class A, class B>
-      bool operator()(const A& a, const B& b) const {
-        return a.first != b.first ? a.first < b.first
-                                  : std::string_view(a.second) < std::string_view(b.second);
-      }
-    };
-    std::unordered_map<std::string, double, StringHash, StringEqual> scores;
-    std::set<std::pair<double, std::string>, Less> order;  // score, then member bytes
+    FlatMap<double> scores;  // member -> score
+    ZsetOrder order;         // score, then member bytes
     bool operator==(const Zset& o) const { return order == o.order; }
   };
   using Value = std::variant<std::string, Hash, Zset>;
@@ -152,7 +383,7 @@ class Keyspace {
   static const std::string* hash_field(const Hash& hash, std::string_view field);
   // The (score, member) entries of a range, for a caller that copies what it needs straight
   // into its own output instead of through an intermediate vector of pairs.
-  using ZsetIter = std::set<std::pair<double, std::string>, Zset::Less>::const_iterator;
+  using ZsetIter = ZsetOrder::const_iterator;
   struct ZsetRange {
     ZsetIter first, last;
     std::size_t size;
@@ -201,7 +432,7 @@ class Keyspace {
   T& slot(std::string_view key);
   std::int64_t hset_in(std::string_view key, Hash& h, std::string_view field, std::string_view value);
 
-  std::unordered_map<std::string, Value, StringHash, StringEqual> data_;
+  FlatMap<Value> data_;
   UndoLog* journal_ = nullptr;
 };
 

@@ -1,6 +1,8 @@
 #include "sim/undo.h"
 
+#include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <variant>
 
 namespace trafikey::sim {
@@ -11,49 +13,82 @@ UndoLog::UndoLog() {
   bytes_.reserve(64 * 1024);
 }
 
-UndoLog::Span UndoLog::keep_key(std::string_view key) {
+void UndoLog::Bytes::reserve(std::size_t n) {
+  if (n <= capacity_) return;
+  auto data = std::make_unique_for_overwrite<char[]>(n);
+  if (size_) std::memcpy(data.get(), data_.get(), size_);
+  data_ = std::move(data);
+  capacity_ = n;
+}
+
+// The appends, keep, keep_key and start run for every write: `inline` lets them fold into
+// field() and member() (they are used in this file only).
+inline void UndoLog::Bytes::append(std::string_view s) {
+  const std::size_t n = s.size();
+  if (capacity_ - size_ < n) reserve(std::max(capacity_ * 2, size_ + n));
+  char* to = data_.get() + size_;
+  const char* from = s.data();
+  size_ += n;
+  if (n > 64) {
+    std::memcpy(to, from, n);
+  } else if (n >= 8) {  // whole words; the last one may overlap bytes already copied
+    for (std::size_t i = 0; i + 8 < n; i += 8) std::memcpy(to + i, from + i, 8);
+    std::memcpy(to + n - 8, from + n - 8, 8);
+  } else if (n >= 4) {
+    std::memcpy(to, from, 4);
+    std::memcpy(to + n - 4, from + n - 4, 4);
+  } else {
+    for (std::size_t i = 0; i < n; ++i) to[i] = from[i];
+  }
+}
+
+inline UndoLog::Span UndoLog::keep_key(std::string_view key) {
   // A verb writes several fields of one row in a row: their entries share its bytes.
-  if (!entries_.empty() && view(entries_.back().key) == key) return entries_.back().key;
+  if (!entries_.empty() && StringEqual{}(view(entries_.back().key), key)) {
+    return entries_.back().key;
+  }
   return keep(key);
 }
 
-UndoLog::Span UndoLog::keep(std::string_view bytes) {
+inline UndoLog::Span UndoLog::keep(std::string_view bytes) {
   Span s{static_cast<std::uint32_t>(bytes_.size()), static_cast<std::uint32_t>(bytes.size())};
   bytes_.append(bytes);
   return s;
 }
 
-UndoLog::Entry UndoLog::start(Entry::Kind kind, std::string_view key, std::string_view name) {
-  Entry e;
+inline UndoLog::Entry& UndoLog::start(Entry::Kind kind, std::string_view key,
+                                      std::string_view name) {
+  const auto begin = static_cast<std::uint32_t>(bytes_.size());
+  const Span key_bytes = keep_key(key);  // compares with the last entry: before the new one
+  const Span name_bytes = keep(name);
+  Entry& e = entries_.emplace_back();
   e.kind = kind;
-  e.begin = static_cast<std::uint32_t>(bytes_.size());
-  e.key = keep_key(key);
-  e.name = keep(name);
+  e.begin = begin;
+  e.key = key_bytes;
+  e.name = name_bytes;
   return e;
 }
 
 void UndoLog::field(std::string_view key, std::string_view field, const std::string* old,
                     std::size_t index) {
-  Entry e = start(Entry::Kind::field, key, field);
+  Entry& e = start(Entry::Kind::field, key, field);
   if (old) {
     e.existed = true;
     e.index = static_cast<std::uint32_t>(index);
     e.value = keep(*old);
   }
-  entries_.push_back(e);
 }
 
 void UndoLog::member(std::string_view key, std::string_view member, const double* old_score) {
-  Entry e = start(Entry::Kind::member, key, member);
+  Entry& e = start(Entry::Kind::member, key, member);
   if (old_score) {
     e.existed = true;
     e.score = *old_score;
   }
-  entries_.push_back(e);
 }
 
 void UndoLog::whole(std::string_view key, const Keyspace::Value* old) {
-  Entry e = start(Entry::Kind::key, key, {});
+  Entry& e = start(Entry::Kind::key, key, {});
   e.existed = old != nullptr;
   e.whole = static_cast<std::int32_t>(wholes_.size());
   if (old) {
@@ -61,7 +96,6 @@ void UndoLog::whole(std::string_view key, const Keyspace::Value* old) {
   } else {
     wholes_.emplace_back(std::nullopt);
   }
-  entries_.push_back(e);
 }
 
 namespace {
@@ -131,7 +165,7 @@ void UndoLog::rewind(Keyspace& data, std::int64_t to) {
     const Entry e = entries_.back();
     undo(data, e);
     entries_.pop_back();
-    bytes_.resize(e.begin);  // an entry's own bytes are the last ones kept
+    bytes_.truncate(e.begin);  // an entry's own bytes are the last ones kept
   }
   data.set_journal(journal);
 }
@@ -144,7 +178,8 @@ void UndoLog::forget_before(std::int64_t to) {
 }
 
 void UndoLog::compact() {
-  std::string bytes;
+  Bytes bytes;
+  bytes.reserve(bytes_.size());
   std::vector<Entry> entries;
   std::vector<std::optional<Keyspace::Value>> wholes;
   entries.reserve(entries_.size() - head_);
@@ -174,7 +209,7 @@ void UndoLog::compact() {
 }
 
 void UndoLog::clear() {
-  bytes_.clear();
+  bytes_.truncate(0);
   entries_.clear();
   wholes_.clear();
   head_ = 0;

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -62,14 +63,30 @@ class UndoLog {
   };
 
   Span keep(std::string_view bytes);
-  // A new entry of `kind` with its key and name kept (its own bytes begin here).
-  Entry start(Entry::Kind kind, std::string_view key, std::string_view name);
+  // Appends an entry of `kind` with its key and name kept (its own bytes begin here); the
+  // reference lasts until the next entry.
+  Entry& start(Entry::Kind kind, std::string_view key, std::string_view name);
   Span keep_key(std::string_view key);  // shares the last entry's key when it is the same
-  std::string_view view(Span s) const { return std::string_view(bytes_).substr(s.offset, s.size); }
+  std::string_view view(Span s) const { return std::string_view(bytes_.data() + s.offset, s.size); }
   void undo(Keyspace& data, const Entry& e);
   void compact();
 
-  std::string bytes_;  // every recorded key, name and value, in entry order
+  // An append-only byte buffer. Every write keeps a key and a name or two, mostly under 32
+  // bytes: copied inline by words, where std::string::append ends in a libc memcpy call.
+  class Bytes {
+   public:
+    std::size_t size() const { return size_; }
+    const char* data() const { return data_.get(); }
+    void reserve(std::size_t n);
+    void append(std::string_view s);
+    void truncate(std::size_t n) { size_ = n; }  // n <= size()
+
+   private:
+    std::unique_ptr<char[]> data_;
+    std::size_t size_ = 0, capacity_ = 0;
+  };
+
+  Bytes bytes_;  // every recorded key, name and value, in entry order
   std::vector<Entry> entries_;
   std::vector<std::optional<Keyspace::Value>> wholes_;  // old values of whole keys
   std::size_t head_ = 0;     // entries_[0, head_) are forgotten

@@ -2,7 +2,10 @@
 // TYPE, wrong-type detection) and the dump that tests compare byte for byte.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 #include <string>
 
 #include "sim/keyspace.h"
@@ -88,7 +91,8 @@ TEST(Keyspace, zadd_counts_new_members_and_moves_updated_scores) {
   bool wrong = false;
   const Keyspace::Zset* z = k.zset_at("z", wrong);
   EXPECT_EQ(Keyspace::zrange_by_rank(*z, 0, -1), (Pairs{{"b", 2}, {"a", 3}}));
-  EXPECT_EQ(z->scores.at("a"), 3);
+  ASSERT_NE(z->scores.find("a"), z->scores.end());
+  EXPECT_EQ(z->scores.find("a")->second, 3);
   EXPECT_EQ(z->scores.size(), 2u);
   EXPECT_EQ(z->order.size(), 2u);
 }
@@ -228,6 +232,92 @@ TEST(Keyspace, clear_empties_the_dataset) {
   k.clear();
   EXPECT_EQ(k.size(), 0u);
   EXPECT_EQ(k.dump(), "");
+}
+
+}  // namespace
+}  // namespace trafikey::sim
+
+namespace trafikey::sim {
+namespace {
+
+// ZsetOrder against std::set, the container it replaced, through a long run of inserts,
+// re-scores and erases that reuses slab slots and puts equal scores next to each other.
+TEST(ZsetOrder, keeps_the_order_a_std_set_keeps) {
+  ZsetOrder order;
+  std::set<std::pair<double, std::string>> want;
+  std::map<std::string, double> scores;
+  std::uint64_t x = 12345;
+  auto next = [&x] {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return x >> 33;
+  };
+  for (int i = 0; i < 5000; ++i) {
+    const std::string member = "j" + std::to_string(next() % 200) + (next() % 2 ? "\xff" : "");
+    const double score = static_cast<double>(next() % 50);
+    auto it = scores.find(member);
+    if (it == scores.end()) {
+      order.insert(score, member);
+      want.emplace(score, member);
+      scores[member] = score;
+    } else if (next() % 3 == 0) {
+      order.erase(it->second, member);
+      want.erase({it->second, member});
+      scores.erase(it);
+    } else {
+      order.rescore(it->second, member, score);
+      want.erase({it->second, member});
+      want.emplace(score, member);
+      it->second = score;
+    }
+    ASSERT_EQ(order.size(), want.size());
+    if (i % 97 == 0) {
+      ASSERT_TRUE(std::equal(order.begin(), order.end(), want.begin(), want.end())) << i;
+    }
+  }
+  EXPECT_TRUE(std::equal(order.begin(), order.end(), want.begin(), want.end()));
+  ASSERT_GT(order.size(), 2u);
+  EXPECT_EQ(order.end() - order.begin(), static_cast<std::ptrdiff_t>(want.size()));
+  EXPECT_EQ(order.begin()[1], *std::next(want.begin()));
+  ZsetOrder copy = order;
+  EXPECT_TRUE(copy == order);
+  copy.erase(copy.begin()->first, std::string(copy.begin()->second));
+  EXPECT_FALSE(copy == order);
+}
+
+// FlatMap against std::map through inserts and erases that move entries and shift probe runs.
+TEST(FlatMap, finds_what_a_std_map_finds_through_inserts_and_erases) {
+  FlatMap<int> map;
+  std::map<std::string, int> want;
+  std::uint64_t x = 777;
+  auto next = [&x] {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return x >> 33;
+  };
+  for (int i = 0; i < 20000; ++i) {
+    const std::string key = "emq:{q}:job:j" + std::to_string(next() % 700);
+    if (next() % 3 == 0) {
+      auto* e = map.find(key);
+      ASSERT_EQ(e != nullptr, want.contains(key)) << key;
+      if (e) map.erase(e);
+      want.erase(key);
+    } else {
+      auto [e, added] = map.try_emplace(key);
+      ASSERT_EQ(added, !want.contains(key)) << key;
+      e->second = i;
+      want[key] = i;
+    }
+  }
+  ASSERT_EQ(map.size(), want.size());
+  for (const auto& [key, value] : want) {
+    const auto* e = map.find(key);
+    ASSERT_NE(e, nullptr) << key;
+    EXPECT_EQ(e->second, value);
+    EXPECT_EQ(map.key_of(*e), key);
+  }
+  for (int k = 700; k < 800; ++k) EXPECT_EQ(map.find("emq:{q}:job:j" + std::to_string(k)), map.end());
+  map.clear();
+  EXPECT_EQ(map.size(), 0u);
+  EXPECT_EQ(map.find("emq:{q}:job:j1"), nullptr);
 }
 
 }  // namespace
