@@ -1,6 +1,8 @@
 #include "sim/server.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 
 #include "core/commands.h"
 #include "core/errors.h"
@@ -29,32 +31,66 @@ const Incarnation& SimServer::start(Outcome<std::string> run_id_read) {
   return incarnation_;
 }
 
+namespace {
+// Whether `s` holds a byte below 14, which NUL, LF and CR are: 8 bytes at a time (a word has
+// one when (w - 0x0e0e..) & ~w & 0x8080.. is nonzero), the last few one by one.
+bool has_control_byte(std::string_view s) {
+  constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+  std::size_t i = 0;
+  for (; i + 8 <= s.size(); i += 8) {
+    std::uint64_t w;
+    std::memcpy(&w, s.data() + i, 8);
+    if ((w - ones * 14) & ~w & highs) return true;
+  }
+  for (; i < s.size(); ++i) {
+    if (static_cast<unsigned char>(s[i]) < 14) return true;
+  }
+  return false;
+}
+
+// Writes `s` at `to` as "%.*s" prints it (it stops at a NUL), at most `max` bytes, CR and
+// LF as spaces; returns the bytes written. Arguments nearly never hold such a byte, and
+// then one memcpy copies them all.
+std::size_t put_c_string(char* to, std::string_view s, std::size_t max) {
+  s = s.substr(0, max);
+  if (!has_control_byte(s)) {
+    std::memcpy(to, s.data(), s.size());
+    return s.size();
+  }
+  std::size_t n = 0;
+  for (char c : s) {
+    if (c == '\0') break;
+    to[n++] = (c == '\r' || c == '\n') ? ' ' : c;
+  }
+  return n;
+}
+}  // namespace
+
 Reply unknown_command(Args argv) {
   // As processCommand builds it: "%.128s" and "%.*s" stop at a NUL; arguments are quoted
   // while fewer than 128 bytes of them have been written, each cut to what is left of the
   // 128; CR and LF become spaces.
   //
   // Every EMQ call answers this while the module is not loaded, so the text is built in a
-  // stack buffer (no allocation but the reply's own). Its bound: the fixed parts, a name of
-  // at most 128 bytes, and arguments that stop at 128 bytes plus one last "'' ".
+  // stack buffer (no allocation but the reply's own), the fixed parts and each argument
+  // copied whole rather than byte by byte. Its bound: the fixed parts, a name of at most
+  // 128 bytes, and arguments that stop at 128 bytes plus one last "'' ".
   static constexpr std::string_view head = "ERR unknown command '";
   static constexpr std::string_view middle = "', with args beginning with: ";
   static constexpr std::size_t args_max = 128;
   char text[head.size() + args_max + middle.size() + args_max + 3];
   std::size_t len = 0;
-  auto put = [&](std::string_view s) {
-    for (char c : s) text[len++] = (c == '\r' || c == '\n') ? ' ' : c;
-  };
-  auto c_string = [](std::string_view s, std::size_t max) {
-    return s.substr(0, std::min(s.find('\0'), max));
+  auto put = [&](std::string_view s) {  // fixed text: no NUL, CR or LF
+    std::memcpy(text + len, s.data(), s.size());
+    len += s.size();
   };
   put(head);
-  if (!argv.empty()) put(c_string(argv[0], args_max));
+  if (!argv.empty()) len += put_c_string(text + len, argv[0], args_max);
   put(middle);
   const std::size_t args_at = len;
   for (std::size_t i = 1; i < argv.size() && len - args_at < args_max; ++i) {
     put("'");
-    put(c_string(argv[i], args_max - (len - args_at - 1)));
+    len += put_c_string(text + len, argv[i], args_max - (len - args_at - 1));
     put("' ");
   }
   return Reply::error(std::string_view(text, len));
