@@ -118,21 +118,23 @@ Reply wrong_type() { return errors::error(errors::wrong_type); }
 
 Outcome<KeyType> SimServer::type(std::string_view key) { return data_->type(key); }
 
-Outcome<std::optional<std::string>> SimServer::get(std::string_view key) {
+// Views into the keyspace: valid until it is next written, which the Host contract allows.
+Outcome<std::optional<std::string_view>> SimServer::get(std::string_view key) {
   bool wrong = false;
   const std::string* s = data_->string_at(key, wrong);
   if (wrong) return wrong_type();
-  if (!s) return std::optional<std::string>{};
-  return std::optional<std::string>{*s};
+  if (!s) return std::optional<std::string_view>{};
+  return std::optional<std::string_view>{*s};
 }
 
-Outcome<std::optional<std::string>> SimServer::hget(std::string_view key, std::string_view field) {
+Outcome<std::optional<std::string_view>> SimServer::hget(std::string_view key,
+                                                         std::string_view field) {
   bool wrong = false;
   const Keyspace::Hash* h = data_->hash_at(key, wrong);
   if (wrong) return wrong_type();
   const std::string* v = h ? Keyspace::hash_field(*h, field) : nullptr;
-  if (!v) return std::optional<std::string>{};
-  return std::optional<std::string>{*v};
+  if (!v) return std::optional<std::string_view>{};
+  return std::optional<std::string_view>{*v};
 }
 
 Outcome<std::vector<FieldValue>> SimServer::hgetall(std::string_view key) {
