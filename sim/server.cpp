@@ -32,18 +32,33 @@ const Incarnation& SimServer::start(Outcome<std::string> run_id_read) {
 }
 
 namespace {
-// Whether `s` holds a byte below 14, which NUL, LF and CR are: 8 bytes at a time (a word has
-// one when (w - 0x0e0e..) & ~w & 0x8080.. is nonzero), the last few one by one.
+// Whether `s` holds a byte below 14, which NUL, LF and CR are: whole words at a time (a
+// word has one when (w - 0x0e..0e) & ~w & 0x80..80 is nonzero), the last bytes as one more
+// word or two halves that may overlap bytes already checked; only 1 to 3 bytes one by one.
 bool has_control_byte(std::string_view s) {
   constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-  std::size_t i = 0;
-  for (; i + 8 <= s.size(); i += 8) {
+  const char* p = s.data();
+  const std::size_t n = s.size();
+  auto word8 = [&](std::size_t at) {
     std::uint64_t w;
-    std::memcpy(&w, s.data() + i, 8);
-    if ((w - ones * 14) & ~w & highs) return true;
+    std::memcpy(&w, p + at, 8);
+    return ((w - ones * 14) & ~w & highs) != 0;
+  };
+  auto word4 = [&](std::size_t at) {
+    std::uint32_t w;
+    std::memcpy(&w, p + at, 4);
+    const auto ones4 = static_cast<std::uint32_t>(ones), highs4 = static_cast<std::uint32_t>(highs);
+    return ((w - ones4 * 14) & ~w & highs4) != 0;
+  };
+  if (n >= 8) {
+    for (std::size_t i = 0; i + 8 < n; i += 8) {
+      if (word8(i)) return true;
+    }
+    return word8(n - 8);
   }
-  for (; i < s.size(); ++i) {
-    if (static_cast<unsigned char>(s[i]) < 14) return true;
+  if (n >= 4) return word4(0) || word4(n - 4);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (static_cast<unsigned char>(p[i]) < 14) return true;
   }
   return false;
 }
