@@ -62,10 +62,16 @@ class Host {
   virtual ~Host() = default;
 
   // ---- reads: each answers WRONGTYPE (errors::wrong_type) on a key of another type.
+  //
+  // GET and HGET answer views, not copies: a verb compares the epoch, a token or a state
+  // against them and moves on. A view stays valid through the read pass, until the verb
+  // takes its Writer (begin_writes()); a verb keeps a copy of what it needs past that (the
+  // sim's views point into the keyspace its writes change; the module keeps each value
+  // until the call ends).
   virtual Outcome<KeyType> type(std::string_view key) = 0;
-  virtual Outcome<std::optional<std::string>> get(std::string_view key) = 0;
-  virtual Outcome<std::optional<std::string>> hget(std::string_view key,
-                                                  std::string_view field) = 0;
+  virtual Outcome<std::optional<std::string_view>> get(std::string_view key) = 0;
+  virtual Outcome<std::optional<std::string_view>> hget(std::string_view key,
+                                                       std::string_view field) = 0;
   // All fields of a hash in any order (the caller sorts); empty when the key is absent.
   virtual Outcome<std::vector<FieldValue>> hgetall(std::string_view key) = 0;
   virtual Outcome<std::optional<double>> zscore(std::string_view key,

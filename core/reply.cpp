@@ -2,6 +2,24 @@
 
 namespace trafikey {
 
+const std::string& Reply::empty_text() {
+  static const std::string empty;
+  return empty;
+}
+
+const std::vector<Reply>& Reply::empty_items() {
+  static const std::vector<Reply> empty;
+  return empty;
+}
+
+std::vector<Reply>& Reply::detached_items() {
+  thread_local std::vector<Reply> scratch;
+  scratch.clear();
+  return scratch;
+}
+
+void Reply::destroy_items() { items_.~vector(); }
+
 namespace {
 void render(const Reply& r, std::string& out) {
   switch (r.kind()) {

@@ -102,6 +102,7 @@ ModuleHost::~ModuleHost() {
   end_reads();
   if (user_) api.FreeModuleUser(user_);
   for (auto& [bytes, str] : names_) api.FreeString(ctx_, str);
+  for (abi::String* value : values_) api.FreeString(ctx_, value);
 }
 
 abi::String* ModuleHost::name(std::string_view bytes) {
@@ -152,26 +153,31 @@ Outcome<KeyType> ModuleHost::type(std::string_view key) {
   }
 }
 
-Outcome<std::optional<std::string>> ModuleHost::get(std::string_view key) {
+Outcome<std::optional<std::string_view>> ModuleHost::get(std::string_view key) {
   end_reads();
   CallResult r(api.Call(ctx_, "GET", "b", key.data(), key.size()));
-  return optional_string(r);
+  TK_TRY(auto value, optional_string(r));
+  if (!value) return std::optional<std::string_view>();
+  copies_.push_back(std::move(*value));
+  return std::optional<std::string_view>(copies_.back());
 }
 
-Outcome<std::optional<std::string>> ModuleHost::hget(std::string_view key,
-                                                     std::string_view field) {
+Outcome<std::optional<std::string_view>> ModuleHost::hget(std::string_view key,
+                                                          std::string_view field) {
   abi::Key* k = read_key(key);
   const int type = key_type(k);
-  if (type == abi::keytype_empty) return std::optional<std::string>();
+  if (type == abi::keytype_empty) return std::optional<std::string_view>();
   if (type != abi::keytype_hash) return wrong_type();
   abi::String* value = nullptr;
   if (api.HashGet(k, abi::hash_none, name(field), &value, nullptr) != abi::ok) {
     return errors::error(errors::host_call);
   }
-  if (value == nullptr) return std::optional<std::string>();
-  std::optional<std::string> out(copy_of(value));
-  api.FreeString(ctx_, value);
-  return out;
+  if (value == nullptr) return std::optional<std::string_view>();
+  // HashGet made a string of its own: kept, not copied, until the call ends.
+  values_.push_back(value);
+  std::size_t len = 0;
+  const char* ptr = api.StringPtrLen(value, &len);
+  return std::optional<std::string_view>(std::string_view(ptr, len));
 }
 
 Outcome<std::vector<FieldValue>> ModuleHost::hgetall(std::string_view key) {

@@ -23,6 +23,7 @@
 // call and freed with the host.
 #pragma once
 
+#include <deque>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -45,8 +46,9 @@ class ModuleHost final : public Host, private Writer {
 
   // ---- Host
   Outcome<KeyType> type(std::string_view key) override;
-  Outcome<std::optional<std::string>> get(std::string_view key) override;
-  Outcome<std::optional<std::string>> hget(std::string_view key, std::string_view field) override;
+  Outcome<std::optional<std::string_view>> get(std::string_view key) override;
+  Outcome<std::optional<std::string_view>> hget(std::string_view key,
+                                                std::string_view field) override;
   Outcome<std::vector<FieldValue>> hgetall(std::string_view key) override;
   Outcome<std::optional<double>> zscore(std::string_view key, std::string_view member) override;
   Outcome<std::int64_t> zcard(std::string_view key) override;
@@ -89,6 +91,10 @@ class ModuleHost final : public Host, private Writer {
   std::vector<std::pair<std::string, abi::String*>> names_;  // made by name(), freed at the end
   static constexpr std::size_t reads_max = 8;  // READ keys kept open at once
   std::vector<std::pair<abi::String*, abi::Key*>> reads_;  // by name()
+  // What get() and hget() answered views of, kept until the call ends (Host's contract):
+  // HGET values as the module strings HashGet made, GET values copied out of the reply.
+  std::vector<abi::String*> values_;
+  std::deque<std::string> copies_;  // a deque: adding a copy moves none of the others
 };
 
 // INFO server's run_id through the three server-info calls (shared seed "One value per

@@ -1,6 +1,8 @@
 #include "sim/server.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 
 #include "core/commands.h"
 #include "core/errors.h"
@@ -29,32 +31,81 @@ const Incarnation& SimServer::start(Outcome<std::string> run_id_read) {
   return incarnation_;
 }
 
+namespace {
+// Whether `s` holds a byte below 14, which NUL, LF and CR are: whole words at a time (a
+// word has one when (w - 0x0e..0e) & ~w & 0x80..80 is nonzero), the last bytes as one more
+// word or two halves that may overlap bytes already checked; only 1 to 3 bytes one by one.
+bool has_control_byte(std::string_view s) {
+  constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+  const char* p = s.data();
+  const std::size_t n = s.size();
+  auto word8 = [&](std::size_t at) {
+    std::uint64_t w;
+    std::memcpy(&w, p + at, 8);
+    return ((w - ones * 14) & ~w & highs) != 0;
+  };
+  auto word4 = [&](std::size_t at) {
+    std::uint32_t w;
+    std::memcpy(&w, p + at, 4);
+    const auto ones4 = static_cast<std::uint32_t>(ones), highs4 = static_cast<std::uint32_t>(highs);
+    return ((w - ones4 * 14) & ~w & highs4) != 0;
+  };
+  if (n >= 8) {
+    for (std::size_t i = 0; i + 8 < n; i += 8) {
+      if (word8(i)) return true;
+    }
+    return word8(n - 8);
+  }
+  if (n >= 4) return word4(0) || word4(n - 4);
+  for (std::size_t i = 0; i < n; ++i) {
+    if (static_cast<unsigned char>(p[i]) < 14) return true;
+  }
+  return false;
+}
+
+// Writes `s` at `to` as "%.*s" prints it (it stops at a NUL), at most `max` bytes, CR and
+// LF as spaces; returns the bytes written. Arguments nearly never hold such a byte, and
+// then one memcpy copies them all.
+std::size_t put_c_string(char* to, std::string_view s, std::size_t max) {
+  s = s.substr(0, max);
+  if (!has_control_byte(s)) {
+    std::memcpy(to, s.data(), s.size());
+    return s.size();
+  }
+  std::size_t n = 0;
+  for (char c : s) {
+    if (c == '\0') break;
+    to[n++] = (c == '\r' || c == '\n') ? ' ' : c;
+  }
+  return n;
+}
+}  // namespace
+
 Reply unknown_command(Args argv) {
   // As processCommand builds it: "%.128s" and "%.*s" stop at a NUL; arguments are quoted
   // while fewer than 128 bytes of them have been written, each cut to what is left of the
   // 128; CR and LF become spaces.
   //
   // Every EMQ call answers this while the module is not loaded, so the text is built in a
-  // stack buffer (no allocation but the reply's own). Its bound: the fixed parts, a name of
-  // at most 128 bytes, and arguments that stop at 128 bytes plus one last "'' ".
+  // stack buffer (no allocation but the reply's own), the fixed parts and each argument
+  // copied whole rather than byte by byte. Its bound: the fixed parts, a name of at most
+  // 128 bytes, and arguments that stop at 128 bytes plus one last "'' ".
   static constexpr std::string_view head = "ERR unknown command '";
   static constexpr std::string_view middle = "', with args beginning with: ";
   static constexpr std::size_t args_max = 128;
   char text[head.size() + args_max + middle.size() + args_max + 3];
   std::size_t len = 0;
-  auto put = [&](std::string_view s) {
-    for (char c : s) text[len++] = (c == '\r' || c == '\n') ? ' ' : c;
-  };
-  auto c_string = [](std::string_view s, std::size_t max) {
-    return s.substr(0, std::min(s.find('\0'), max));
+  auto put = [&](std::string_view s) {  // fixed text: no NUL, CR or LF
+    std::memcpy(text + len, s.data(), s.size());
+    len += s.size();
   };
   put(head);
-  if (!argv.empty()) put(c_string(argv[0], args_max));
+  if (!argv.empty()) len += put_c_string(text + len, argv[0], args_max);
   put(middle);
   const std::size_t args_at = len;
   for (std::size_t i = 1; i < argv.size() && len - args_at < args_max; ++i) {
     put("'");
-    put(c_string(argv[i], args_max - (len - args_at - 1)));
+    len += put_c_string(text + len, argv[i], args_max - (len - args_at - 1));
     put("' ");
   }
   return Reply::error(std::string_view(text, len));
@@ -82,21 +133,23 @@ Reply wrong_type() { return errors::error(errors::wrong_type); }
 
 Outcome<KeyType> SimServer::type(std::string_view key) { return data_->type(key); }
 
-Outcome<std::optional<std::string>> SimServer::get(std::string_view key) {
+// Views into the keyspace: valid until it is next written, which the Host contract allows.
+Outcome<std::optional<std::string_view>> SimServer::get(std::string_view key) {
   bool wrong = false;
   const std::string* s = data_->string_at(key, wrong);
   if (wrong) return wrong_type();
-  if (!s) return std::optional<std::string>{};
-  return std::optional<std::string>{*s};
+  if (!s) return std::optional<std::string_view>{};
+  return std::optional<std::string_view>{*s};
 }
 
-Outcome<std::optional<std::string>> SimServer::hget(std::string_view key, std::string_view field) {
+Outcome<std::optional<std::string_view>> SimServer::hget(std::string_view key,
+                                                         std::string_view field) {
   bool wrong = false;
   const Keyspace::Hash* h = data_->hash_at(key, wrong);
   if (wrong) return wrong_type();
   const std::string* v = h ? Keyspace::hash_field(*h, field) : nullptr;
-  if (!v) return std::optional<std::string>{};
-  return std::optional<std::string>{*v};
+  if (!v) return std::optional<std::string_view>{};
+  return std::optional<std::string_view>{*v};
 }
 
 Outcome<std::vector<FieldValue>> SimServer::hgetall(std::string_view key) {

@@ -72,8 +72,9 @@ class SimServer final : public Host, private Writer {
 
   // ---- Host
   Outcome<KeyType> type(std::string_view key) override;
-  Outcome<std::optional<std::string>> get(std::string_view key) override;
-  Outcome<std::optional<std::string>> hget(std::string_view key, std::string_view field) override;
+  Outcome<std::optional<std::string_view>> get(std::string_view key) override;
+  Outcome<std::optional<std::string_view>> hget(std::string_view key,
+                                                std::string_view field) override;
   Outcome<std::vector<FieldValue>> hgetall(std::string_view key) override;
   Outcome<std::optional<double>> zscore(std::string_view key, std::string_view member) override;
   Outcome<std::int64_t> zcard(std::string_view key) override;

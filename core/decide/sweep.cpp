@@ -35,9 +35,7 @@ Outcome<MemberStep> decide_member(std::string_view run_id, std::int64_t max_stal
   if (seen.group->has_value()) return MemberStep{Verdict{VerdictKind::lane}};
 
   if (!seen.lease_epoch) return MemberStep{MemberRead::lease_epoch};
-  const auto& stamp = *seen.lease_epoch;
-  std::optional<std::string_view> stamp_view;
-  if (stamp) stamp_view = *stamp;
+  const std::optional<std::string_view> stamp_view = *seen.lease_epoch;
   if (Epoch::exempt(stamp_view, run_id)) return MemberStep{Verdict{VerdictKind::exempt}};
 
   if (!seen.stalled) return MemberStep{MemberRead::stalled};

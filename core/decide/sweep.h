@@ -20,12 +20,13 @@ enum class MemberRead : std::uint8_t { type, group, lease_epoch, stalled };
 std::string_view member_read_name(MemberRead read);
 
 // What the sweep has read of one member's row so far; each outer optional is "not read
-// yet", each inner one "field absent".
+// yet", each inner one "field absent". The fields are the host's views (valid through the
+// read pass, see Host), so judging a member copies none of them.
 struct MemberSeen {
   std::optional<KeyType> type;
-  std::optional<std::optional<std::string>> group;
-  std::optional<std::optional<std::string>> lease_epoch;
-  std::optional<std::optional<std::string>> stalled;
+  std::optional<std::optional<std::string_view>> group;
+  std::optional<std::optional<std::string_view>> lease_epoch;
+  std::optional<std::optional<std::string_view>> stalled;
 };
 
 enum class VerdictKind : std::uint8_t { ghost, lane, exempt, counted_recovered, counted_dead };

@@ -68,12 +68,12 @@ Outcome<KeyType> TracingHost::type(std::string_view key) {
   return inner_->type(key);
 }
 
-Outcome<std::optional<std::string>> TracingHost::get(std::string_view key) {
+Outcome<std::optional<std::string_view>> TracingHost::get(std::string_view key) {
   read(join("GET", key));
   return inner_->get(key);
 }
 
-Outcome<std::optional<std::string>> TracingHost::hget(std::string_view key,
+Outcome<std::optional<std::string_view>> TracingHost::hget(std::string_view key,
                                                       std::string_view field) {
   read(join(join("HGET", key), field));
   return inner_->hget(key, field);

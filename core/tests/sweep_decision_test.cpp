@@ -26,7 +26,7 @@ struct Decided {
   std::optional<Reply> error;
 };
 
-std::optional<std::string> field(const Row& row, const std::string& name) {
+std::optional<std::string_view> field(const Row& row, const std::string& name) {
   auto it = row.fields.find(name);
   if (it == row.fields.end()) return std::nullopt;
   return it->second;

@@ -58,7 +58,7 @@ Reply claim(Host& host, Args argv) {
         j.token = attempts + 1;
         j.attempts = std::to_string(j.token);
         TK_TRY(auto payload, host.hget(j.row, "payload"));
-        if (payload) j.payload = std::move(*payload);
+        if (payload) j.payload = *payload;  // a copy: the view ends with the read pass
         ++claims;
       }
       judged.push_back(std::move(j));

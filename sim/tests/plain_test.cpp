@@ -276,5 +276,19 @@ TEST(UnknownCommand, newlines_become_spaces) {
             Err("ERR unknown command 'FOO', with args beginning with: 'a  b' "));
 }
 
+TEST(UnknownCommand, long_arguments_are_checked_for_nul_and_newlines_in_every_word) {
+  PlainServer s;
+  // the control bytes sit past the first 8-byte word and in the last, partial one
+  EXPECT_EQ(s.call({"FOO", "abcdefgh\rijklmnop\nq", "abcdefghijklmnopq\0rs"s, "tuvwxyzabc"}),
+            Err("ERR unknown command 'FOO', with args beginning with: "
+                "'abcdefgh ijklmnop q' 'abcdefghijklmnopq' 'tuvwxyzabc' "));
+  // a control byte only the last (overlapping) word or half-word of an argument holds
+  EXPECT_EQ(s.call({"FOO", "abcde\n", "abcdefghijkl\r", "ab\r"}),
+            Err("ERR unknown command 'FOO', with args beginning with: "
+                "'abcde ' 'abcdefghijkl ' 'ab ' "));
+  EXPECT_EQ(s.call({"FOO\nBAR", "\x80\xff\x0e\x0dxyzw"}),
+            Err("ERR unknown command 'FOO BAR', with args beginning with: '\x80\xff\x0e xyzw' "));
+}
+
 }  // namespace
 }  // namespace trafikey::sim

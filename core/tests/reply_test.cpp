@@ -1,0 +1,71 @@
+// Reply keeps one kind's payload at a time (a union): copies, moves, assignment across
+// kinds and equality must behave as a plain value with all three fields would.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <utility>
+
+#include "core/reply.h"
+
+namespace trafikey {
+namespace {
+
+Reply sample() {
+  return Reply::array_of(Reply::bulk(std::string(40, 'x')), Reply::integer(-7),
+                         Reply::array_of(Reply::simple("OK"), Reply::nil()),
+                         Reply::error("ERR no"));
+}
+
+TEST(Reply, other_kinds_read_as_empty_text_no_items_and_zero) {
+  EXPECT_EQ(Reply::integer(5).text(), "");
+  EXPECT_TRUE(Reply::integer(5).items().empty());
+  EXPECT_EQ(Reply::bulk("5").as_integer(), 0);
+  EXPECT_TRUE(Reply::bulk("5").items().empty());
+  EXPECT_EQ(Reply::array().text(), "");
+  EXPECT_EQ(Reply::nil().as_integer(), 0);
+  // through a non-const reply too; what is added there does not make it an array
+  Reply bulk = Reply::bulk("5");
+  EXPECT_TRUE(bulk.items().empty());
+  bulk.items().push_back(Reply::integer(1));
+  EXPECT_TRUE(bulk.items().empty());
+  EXPECT_EQ(bulk, Reply::bulk("5"));
+}
+
+TEST(Reply, equality_compares_kind_then_payload) {
+  EXPECT_EQ(sample(), sample());
+  EXPECT_NE(Reply::integer(0), Reply::nil());
+  EXPECT_NE(Reply::bulk("a"), Reply::simple("a"));
+  EXPECT_NE(Reply::bulk("a"), Reply::bulk("b"));
+  EXPECT_NE(Reply::integer(1), Reply::integer(2));
+  EXPECT_NE(Reply::array_of(Reply::integer(1)), Reply::array_of(Reply::integer(2)));
+  EXPECT_EQ(Reply::array(), Reply::array_of());
+}
+
+TEST(Reply, copies_and_moves_keep_the_value) {
+  const Reply a = sample();
+  Reply b = a;  // copy
+  EXPECT_EQ(b, a);
+  Reply c = std::move(b);  // move
+  EXPECT_EQ(c, a);
+  EXPECT_EQ(c.items()[0].text(), std::string(40, 'x'));
+  EXPECT_EQ(c.items()[2].items()[0].text(), "OK");
+}
+
+TEST(Reply, assignment_across_kinds) {
+  Reply r = Reply::bulk(std::string(40, 'y'));
+  r = sample();
+  EXPECT_EQ(r, sample());
+  r = Reply::integer(3);
+  EXPECT_EQ(r, Reply::integer(3));
+  EXPECT_EQ(r.text(), "");
+  const Reply text = Reply::error("ERR long enough to live on the heap, not inline");
+  r = text;
+  EXPECT_EQ(r, text);
+  r = r;  // self-assignment keeps the value
+  EXPECT_EQ(r, text);
+  r = Reply::nil();
+  EXPECT_EQ(r, Reply::nil());
+}
+
+}  // namespace
+}  // namespace trafikey
