@@ -70,12 +70,14 @@ struct JobTruth {
   bool operator==(const JobTruth&) const = default;
 };
 
-// One call as the world ran it.
+// One call as the world ran it. `actor` and `argv` view the caller's bytes: they are valid
+// during the step (the observers' hooks, the ledger) and not after it. Copying every
+// argument of every call into strings was a few percent of a run.
 struct CallRecord {
   std::int64_t index = 0;  // 1-based, across the whole run
   Stamp at;
-  std::string actor;
-  std::vector<std::string> argv;
+  std::string_view actor;
+  Args argv;
   Reply reply = Reply::nil();
   bool lost = false;
   std::int64_t writes = 0;
