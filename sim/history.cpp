@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
+#include <cstdint>
 #include <cstdio>
 
 namespace trafikey::sim {
@@ -61,11 +62,64 @@ struct BufferOut {
   void put(char c) { b.put(c); }
 };
 
+// The high bit of every byte of `w` that a JSON string cannot hold as it is: below 0x20,
+// 0x7f and above, '"' and '\\' (SWAR: each test is exact about whether any byte matches).
+template <class Word>
+constexpr Word escapes_in(Word w) {
+  constexpr Word ones = static_cast<Word>(~Word{0}) / 0xff;  // 0x0101...
+  constexpr Word highs = ones * 0x80;
+  const auto zero_byte = [](Word x) { return (x - ones) & ~x; };
+  const Word control = (w - ones * 0x20) & ~w;
+  const Word high = ((w & ~highs) + ones) | w;  // a byte >= 0x7f carries into its high bit
+  return (control | high | zero_byte(w ^ (ones * '"')) | zero_byte(w ^ (ones * '\\'))) & highs;
+}
+
+template <class Word>
+Word load(const char* at) {
+  Word w;
+  std::memcpy(&w, at, sizeof w);
+  return w;
+}
+template <class Word>
+void store(char* at, Word w) {
+  std::memcpy(at, &w, sizeof w);
+}
+
+// Copies [s, s + n) to `p` a word at a time while no byte needs an escape, and returns how
+// many bytes it copied: all n, or fewer if one does (the bytes from there are then left
+// to the byte-at-a-time rule). Words overlap rather than fall back to single bytes: most
+// strings (verbs, ids, numbers) are only a few bytes long.
+std::size_t copy_plain(char* p, const char* s, std::size_t n) {
+  if (n >= 8) {
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      const auto w = load<std::uint64_t>(s + i);
+      if (escapes_in(w)) return i;
+      store(p + i, w);
+    }
+    if (i == n) return n;
+    const auto last = load<std::uint64_t>(s + n - 8);
+    if (escapes_in(last)) return i;
+    store(p + n - 8, last);
+    return n;
+  }
+  if (n >= 4) {
+    const auto first = load<std::uint32_t>(s), last = load<std::uint32_t>(s + n - 4);
+    if (escapes_in(first | std::uint64_t{last} << 32)) return 0;  // both halves in one test
+    store(p, first);
+    store(p + n - 4, last);
+    return n;
+  }
+  return 0;
+}
+
 // Writes the literal at `p` (room for 6 bytes per input byte + 2) and returns its end.
 char* json_string_at(char* p, std::string_view bytes) {
   static constexpr char hex[] = "0123456789abcdef";
   *p++ = '"';
-  for (const char byte : bytes) {
+  const std::size_t copied = copy_plain(p, bytes.data(), bytes.size());
+  p += copied;
+  for (const char byte : bytes.substr(copied)) {
     const auto c = static_cast<unsigned char>(byte);
     if (plain_bytes[c]) {
       *p++ = byte;
