@@ -3,8 +3,12 @@
 // byte-at-a-time rule says (history.h).
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "sim/history.h"
 
@@ -61,6 +65,29 @@ TEST(History, json_string_of_plain_and_mixed_runs) {
     for (std::size_t i = 0; i < n; ++i) s += edges[(i * 5 + n) % edges.size()];
     EXPECT_EQ(written(s), reference(s)) << n;
   }
+}
+
+TEST(History, call_lines_print_numbers_and_replies_as_documented) {
+  History h(true);
+  const std::vector<std::string_view> argv{"EMQ.CLAIM", "q", "1000"};
+  for (const std::int64_t n : {std::int64_t{0}, std::int64_t{9}, std::int64_t{10}, std::int64_t{-1},
+                               std::int64_t{123456789}, std::numeric_limits<std::int64_t>::min()}) {
+    h.call(Stamp{n, 7, 1}, "w0", argv, Reply::integer(n), false, 3);
+  }
+  h.call(Stamp{12, 13, 2}, "s", argv,
+         Reply::array({Reply::bulk("j\\"), Reply::nil(), Reply::simple("OK"), Reply::error("ERR x")}), true, 0);
+  EXPECT_EQ(h.text(),
+            "{\"t\":0,\"st\":7,\"inc\":1,\"actor\":\"w0\",\"call\":[\"EMQ.CLAIM\",\"q\",\"1000\"],\"reply\":0,\"w\":3}\n"
+            "{\"t\":9,\"st\":7,\"inc\":1,\"actor\":\"w0\",\"call\":[\"EMQ.CLAIM\",\"q\",\"1000\"],\"reply\":9,\"w\":3}\n"
+            "{\"t\":10,\"st\":7,\"inc\":1,\"actor\":\"w0\",\"call\":[\"EMQ.CLAIM\",\"q\",\"1000\"],\"reply\":10,\"w\":3}\n"
+            "{\"t\":-1,\"st\":7,\"inc\":1,\"actor\":\"w0\",\"call\":[\"EMQ.CLAIM\",\"q\",\"1000\"],\"reply\":-1,\"w\":3}\n"
+            "{\"t\":123456789,\"st\":7,\"inc\":1,\"actor\":\"w0\",\"call\":[\"EMQ.CLAIM\",\"q\",\"1000\"],"
+            "\"reply\":123456789,\"w\":3}\n"
+            "{\"t\":-9223372036854775808,\"st\":7,\"inc\":1,\"actor\":\"w0\",\"call\":[\"EMQ.CLAIM\",\"q\",\"1000\"],"
+            "\"reply\":-9223372036854775808,\"w\":3}\n"
+            "{\"t\":12,\"st\":13,\"inc\":2,\"actor\":\"s\",\"call\":[\"EMQ.CLAIM\",\"q\",\"1000\"],"
+            "\"reply\":[\"j\\\\\",null,{\"simple\":\"OK\"},{\"error\":\"ERR x\"}],\"lost\":true,\"w\":0}\n");
+  EXPECT_EQ(h.lines(), 7);
 }
 
 }  // namespace
