@@ -99,13 +99,14 @@ class Ledger {
   void truncate(std::int64_t last_call);
 
   using Key = std::pair<std::string, std::string>;  // queue, id
-  // Orders keys and (queue, id) views alike, so lookups build no strings.
+  // Orders keys and (queue, id) views alike, so lookups build no strings: by queue, then
+  // id. One three-way compare of the queues (a tuple's < compares each pair both ways).
   struct KeyLess {
     using is_transparent = void;
     template <class A, class B>
     bool operator()(const A& a, const B& b) const {
-      return std::tie(a.first, a.second) <
-             std::tuple<std::string_view, std::string_view>(b.first, b.second);
+      const int queues = std::string_view(a.first).compare(std::string_view(b.first));
+      return queues != 0 ? queues < 0 : std::string_view(a.second) < std::string_view(b.second);
     }
   };
   using Jobs = std::map<Key, JobTruth, KeyLess>;

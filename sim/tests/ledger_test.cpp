@@ -193,5 +193,20 @@ TEST(Ledger, a_claim_records_holder_token_and_lease) {
   EXPECT_TRUE(ledger.ghosts().empty());
 }
 
+TEST(Ledger, jobs_are_listed_by_queue_then_id_in_byte_order) {
+  Ledger ledger;
+  std::int64_t index = 0;
+  for (const char* queue : {"r", "q", "qq", "Q"}) {
+    for (const char* id : {"j9", "j10", "j1", "a"}) {
+      ++index;
+      ledger.apply(record(index, 1, "p", {"EMQ.ADD", queue, id, "x"}, Reply::integer(1))->rec);
+    }
+  }
+  std::vector<std::string> order;
+  for (const auto& [key, job] : ledger.jobs()) order.push_back(key.first + "/" + key.second);
+  EXPECT_EQ(order, (std::vector<std::string>{"Q/a", "Q/j1", "Q/j10", "Q/j9", "q/a", "q/j1", "q/j10", "q/j9",
+                                             "qq/a", "qq/j1", "qq/j10", "qq/j9", "r/a", "r/j1", "r/j10", "r/j9"}));
+}
+
 }  // namespace
 }  // namespace trafikey::sim
