@@ -6,7 +6,6 @@
 #include <array>
 #include <charconv>
 #include <cstdint>
-#include <cstdio>
 #include <cstring>
 
 namespace trafikey::sim {
@@ -318,11 +317,11 @@ std::string History::fingerprint() const {
   unsigned int len = 0;
   EVP_DigestFinal_ex(copy, md, &len);
   EVP_MD_CTX_free(copy);
-  std::string hex;
-  char buf[3];
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string hex(2 * len, '0');
   for (unsigned int i = 0; i < len; ++i) {
-    std::snprintf(buf, sizeof buf, "%02x", md[i]);
-    hex += buf;
+    hex[2 * i] = digits[md[i] >> 4];
+    hex[2 * i + 1] = digits[md[i] & 0xf];
   }
   return hex;
 }
