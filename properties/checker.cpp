@@ -171,7 +171,7 @@ void Checker::after_call(const World& world, const CallRecord& call) {
       judge("queue.fence");
       for (const Reply& claimed : r.items()) {
         if (claimed.items().size() != 3) continue;
-        const auto key = std::make_pair(call.argv[1], claimed.items()[0].text());
+        const auto key = std::make_pair(std::string(call.argv[1]), claimed.items()[0].text());
         const std::int64_t token = claimed.items()[1].as_integer();
         auto it = tokens_.find(key);
         if (it != tokens_.end() && token <= it->second) {
@@ -313,13 +313,13 @@ void Checker::check_lease_verb(const World& world, const CallRecord& call) {
     }
     if (answer != 0 && !live) {
       fail("queue.fence", world,
-           verb + " of " + id + " with token " + std::to_string(token) + " by " + call.actor +
+           verb + " of " + id + " with token " + std::to_string(token) + " by " + std::string(call.actor) +
                " answered " + std::to_string(answer) + " at st=" + std::to_string(call.at.server_ms) +
                ", but " + why);
     } else if (answer == 0 && live) {
       fail("queue.fence", world,
            verb + " of " + id + " with the live token " + std::to_string(token) + " by " +
-               call.actor + " answered 0 at st=" + std::to_string(call.at.server_ms) +
+               std::string(call.actor) + " answered 0 at st=" + std::to_string(call.at.server_ms) +
                " (deadline st=" + std::to_string(job.deadline_server_ms) + ")");
     }
     if (verb == "EMQ.FAIL" && live && answer != 0) {

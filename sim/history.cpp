@@ -5,7 +5,8 @@
 #include <algorithm>
 #include <array>
 #include <charconv>
-#include <cstdio>
+#include <cstdint>
+#include <cstring>
 
 namespace trafikey::sim {
 
@@ -45,27 +46,64 @@ constexpr std::array<bool, 256> plain_bytes = [] {
   return plain;
 }();
 
-// The encoders write to a History::Buffer (lines) or a std::string (callers' fragments).
-struct StringOut {
-  std::string& s;
-  void append(std::string_view bytes) { s.append(bytes); }
-  void put(char c) { s += c; }
-};
-struct BufferOut {
-  History::Buffer& b;
-  void append(std::string_view bytes) { b.append(bytes); }
-  template <std::size_t N>
-  void append(const char (&literal)[N]) {  // a constant size: the copy is inlined
-    b.append(literal, N - 1);
+// The high bit of every byte of `w` that a JSON string cannot hold as it is: below 0x20,
+// 0x7f and above, '"' and '\\' (SWAR: each test is exact about whether any byte matches).
+template <class Word>
+constexpr Word escapes_in(Word w) {
+  constexpr Word ones = static_cast<Word>(~Word{0}) / 0xff;  // 0x0101...
+  constexpr Word highs = ones * 0x80;
+  const auto zero_byte = [](Word x) { return (x - ones) & ~x; };
+  const Word control = (w - ones * 0x20) & ~w;
+  const Word high = ((w & ~highs) + ones) | w;  // a byte >= 0x7f carries into its high bit
+  return (control | high | zero_byte(w ^ (ones * '"')) | zero_byte(w ^ (ones * '\\'))) & highs;
+}
+
+template <class Word>
+Word load(const char* at) {
+  Word w;
+  std::memcpy(&w, at, sizeof w);
+  return w;
+}
+template <class Word>
+void store(char* at, Word w) {
+  std::memcpy(at, &w, sizeof w);
+}
+
+// Copies [s, s + n) to `p` a word at a time while no byte needs an escape, and returns how
+// many bytes it copied: all n, or fewer if one does (the bytes from there are then left
+// to the byte-at-a-time rule). Words overlap rather than fall back to single bytes: most
+// strings (verbs, ids, numbers) are only a few bytes long.
+std::size_t copy_plain(char* p, const char* s, std::size_t n) {
+  if (n >= 8) {
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+      const auto w = load<std::uint64_t>(s + i);
+      if (escapes_in(w)) return i;
+      store(p + i, w);
+    }
+    if (i == n) return n;
+    const auto last = load<std::uint64_t>(s + n - 8);
+    if (escapes_in(last)) return i;
+    store(p + n - 8, last);
+    return n;
   }
-  void put(char c) { b.put(c); }
-};
+  if (n >= 4) {
+    const auto first = load<std::uint32_t>(s), last = load<std::uint32_t>(s + n - 4);
+    if (escapes_in(first | std::uint64_t{last} << 32)) return 0;  // both halves in one test
+    store(p, first);
+    store(p + n - 4, last);
+    return n;
+  }
+  return 0;
+}
 
 // Writes the literal at `p` (room for 6 bytes per input byte + 2) and returns its end.
 char* json_string_at(char* p, std::string_view bytes) {
   static constexpr char hex[] = "0123456789abcdef";
   *p++ = '"';
-  for (const char byte : bytes) {
+  const std::size_t copied = copy_plain(p, bytes.data(), bytes.size());
+  p += copied;
+  for (const char byte : bytes.substr(copied)) {
     const auto c = static_cast<unsigned char>(byte);
     if (plain_bytes[c]) {
       *p++ = byte;
@@ -85,90 +123,121 @@ char* json_string_at(char* p, std::string_view bytes) {
   return p;
 }
 
-void json_string(StringOut out, std::string_view bytes) {
-  const std::size_t at = out.s.size();
-  out.s.resize(at + 6 * bytes.size() + 2);
-  out.s.resize(static_cast<std::size_t>(json_string_at(out.s.data() + at, bytes) - out.s.data()));
-}
+// Every line is written in place: its room is reserved once (each byte of text may take
+// 6), then the writers below fill it through a pointer and return where they stopped.
+// A call line used to check for room and grow a dozen times.
+constexpr std::size_t integer_most = 20;  // "-9223372036854775808"
 
-// Lines: written in place, no call per byte.
-void json_string(BufferOut out, std::string_view bytes) {
-  char* start = out.b.reserve(6 * bytes.size() + 2);
-  out.b.advance(static_cast<std::size_t>(json_string_at(start, bytes) - start));
-}
+std::size_t string_room(std::string_view bytes) { return 6 * bytes.size() + 2; }
 
-void integer(StringOut out, std::int64_t value) {
-  char digits[24];
-  const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
-  out.append(std::string_view(digits, static_cast<std::size_t>(end - digits)));
-}
-
-void integer(BufferOut out, std::int64_t value) {
-  constexpr std::size_t most = 20;  // "-9223372036854775808"
-  char* start = out.b.reserve(most);
-  out.b.advance(static_cast<std::size_t>(std::to_chars(start, start + most, value).ptr - start));
-}
-
-template <class Out>
-void json_reply(Out out, const Reply& reply) {
-  switch (reply.kind()) {
-    case Reply::Kind::integer: integer(out, reply.as_integer()); break;
-    case Reply::Kind::bulk: json_string(out, reply.text()); break;
-    case Reply::Kind::simple:
-      out.append("{\"simple\":");
-      json_string(out, reply.text());
-      out.put('}');
-      break;
-    case Reply::Kind::nil: out.append("null"); break;
-    case Reply::Kind::error:
-      out.append("{\"error\":");
-      json_string(out, reply.text());
-      out.put('}');
-      break;
-    case Reply::Kind::array:
-      out.put('[');
-      for (std::size_t i = 0; i < reply.items().size(); ++i) {
-        if (i) out.put(',');
-        json_reply(out, reply.items()[i]);
-      }
-      out.put(']');
-      break;
+// Writes `value` at `p` (room for integer_most bytes) and returns its end.
+char* integer_at(char* p, std::int64_t value) {
+  // Most numbers in a line are one digit (incarnation, writes, 0/1 replies): skip
+  // to_chars' length count and digit loop for them.
+  if (static_cast<std::uint64_t>(value) < 10) {
+    *p = static_cast<char>('0' + value);
+    return p + 1;
   }
+  return std::to_chars(p, p + integer_most, value).ptr;
+}
+
+// Copies a literal's bytes (a constant size: the copy is inlined) and returns their end.
+template <std::size_t N>
+char* literal_at(char* p, const char (&text)[N]) {
+  std::memcpy(p, text, N - 1);
+  return p + N - 1;
+}
+
+char* bytes_at(char* p, std::string_view bytes) {
+  std::memcpy(p, bytes.data(), bytes.size());
+  return p + bytes.size();
+}
+
+std::size_t reply_room(const Reply& reply) {
+  switch (reply.kind()) {
+    case Reply::Kind::integer: return integer_most;
+    case Reply::Kind::nil: return 4;
+    case Reply::Kind::bulk:
+    case Reply::Kind::simple:
+    case Reply::Kind::error: return 11 + string_room(reply.text());
+    case Reply::Kind::array: {
+      std::size_t room = 2;
+      for (const Reply& item : reply.items()) room += 1 + reply_room(item);
+      return room;
+    }
+  }
+  return 0;
+}
+
+// Writes the reply (room: reply_room) and returns its end.
+char* json_reply_at(char* p, const Reply& reply) {
+  switch (reply.kind()) {
+    case Reply::Kind::integer: return integer_at(p, reply.as_integer());
+    case Reply::Kind::bulk: return json_string_at(p, reply.text());
+    case Reply::Kind::simple:
+      p = json_string_at(literal_at(p, "{\"simple\":"), reply.text());
+      *p++ = '}';
+      return p;
+    case Reply::Kind::nil: return literal_at(p, "null");
+    case Reply::Kind::error:
+      p = json_string_at(literal_at(p, "{\"error\":"), reply.text());
+      *p++ = '}';
+      return p;
+    case Reply::Kind::array:
+      *p++ = '[';
+      for (std::size_t i = 0; i < reply.items().size(); ++i) {
+        if (i) *p++ = ',';
+        p = json_reply_at(p, reply.items()[i]);
+      }
+      *p++ = ']';
+      return p;
+  }
+  return p;
+}
+
+// The `{"t":..,"st":..,"inc":..,"actor":..` that starts each event line.
+std::size_t prefix_room(std::string_view actor) { return 32 + 3 * integer_most + string_room(actor); }
+char* prefix_at(char* p, const Stamp& at, std::string_view actor) {
+  p = integer_at(literal_at(p, "{\"t\":"), at.true_ms);
+  p = integer_at(literal_at(p, ",\"st\":"), at.server_ms);
+  p = integer_at(literal_at(p, ",\"inc\":"), at.incarnation);
+  return json_string_at(literal_at(p, ",\"actor\":"), actor);
+}
+
+// Appends to a std::string through the same writers.
+template <class Write>
+void append_at(std::string& out, std::size_t room, Write write) {
+  const std::size_t at = out.size();
+  out.resize(at + room);
+  out.resize(static_cast<std::size_t>(write(out.data() + at) - out.data()));
 }
 }  // namespace
 
-void append_json_string(std::string& out, std::string_view bytes) { json_string(StringOut{out}, bytes); }
-void append_json_reply(std::string& out, const Reply& reply) { json_reply(StringOut{out}, reply); }
-
-void History::header(std::string_view kind, std::string_view body_json) {
-  BufferOut out{pending_};
-  out.append("{\"trafikey\":\"history\",\"version\":1,\"kind\":");
-  json_string(out, kind);
-  // body_json is an object: splice its fields in
-  if (body_json.size() > 2) {
-    out.put(',');
-    out.append(body_json.substr(1, body_json.size() - 2));
-  }
-  out.put('}');
-  finish();
+void append_json_string(std::string& out, std::string_view bytes) {
+  append_at(out, string_room(bytes), [&](char* p) { return json_string_at(p, bytes); });
+}
+void append_json_reply(std::string& out, const Reply& reply) {
+  append_at(out, reply_room(reply), [&](char* p) { return json_reply_at(p, reply); });
 }
 
-void History::begin(const Stamp& at, std::string_view actor) {
-  BufferOut out{pending_};
-  out.append("{\"t\":");
-  integer(out, at.true_ms);
-  out.append(",\"st\":");
-  integer(out, at.server_ms);
-  out.append(",\"inc\":");
-  integer(out, at.incarnation);
-  out.append(",\"actor\":");
-  json_string(out, actor);
-}
-
-void History::finish() {
-  pending_.put('\n');
+// The line's bytes from `start` to `end` are written: end it.
+void History::finish(char* start, char* end) {
+  *end++ = '\n';
+  pending_.advance(static_cast<std::size_t>(end - start));
   ++lines_;
   if (pending_.size() >= flush_at) flush();
+}
+
+void History::header(std::string_view kind, std::string_view body_json) {
+  char* const start = pending_.reserve(64 + string_room(kind) + body_json.size());
+  char* p = json_string_at(literal_at(start, "{\"trafikey\":\"history\",\"version\":1,\"kind\":"), kind);
+  // body_json is an object: splice its fields in
+  if (body_json.size() > 2) {
+    *p++ = ',';
+    p = bytes_at(p, body_json.substr(1, body_json.size() - 2));
+  }
+  *p++ = '}';
+  finish(start, p);
 }
 
 void History::flush() const {
@@ -185,69 +254,59 @@ const std::string& History::text() const {
 
 void History::call(const Stamp& at, std::string_view actor, Args argv, const Reply& reply,
                    bool lost, std::int64_t writes) {
-  begin(at, actor);
-  BufferOut out{pending_};
-  out.append(",\"call\":[");
+  std::size_t room = prefix_room(actor) + reply_room(reply) + integer_most + 48;
+  for (const std::string_view arg : argv) room += 1 + string_room(arg);
+  char* const start = pending_.reserve(room);
+  char* p = literal_at(prefix_at(start, at, actor), ",\"call\":[");
   for (std::size_t i = 0; i < argv.size(); ++i) {
-    if (i) out.put(',');
-    json_string(out, argv[i]);
+    if (i) *p++ = ',';
+    p = json_string_at(p, argv[i]);
   }
-  out.append("],\"reply\":");
-  json_reply(out, reply);
-  if (lost) out.append(",\"lost\":true");
-  out.append(",\"w\":");
-  integer(out, writes);
-  out.put('}');
-  finish();
+  p = json_reply_at(literal_at(p, "],\"reply\":"), reply);
+  if (lost) p = literal_at(p, ",\"lost\":true");
+  p = integer_at(literal_at(p, ",\"w\":"), writes);
+  *p++ = '}';
+  finish(start, p);
 }
 
 void History::fault(const Stamp& at, std::string_view name, std::string_view fields_json) {
-  begin(at, "fault");
-  BufferOut out{pending_};
-  out.append(",\"fault\":");
-  json_string(out, name);
+  char* const start = pending_.reserve(prefix_room("fault") + 16 + string_room(name) + fields_json.size());
+  char* p = json_string_at(literal_at(prefix_at(start, at, "fault"), ",\"fault\":"), name);
   if (!fields_json.empty()) {
-    out.put(',');
-    out.append(fields_json);
+    *p++ = ',';
+    p = bytes_at(p, fields_json);
   }
-  out.put('}');
-  finish();
+  *p++ = '}';
+  finish(start, p);
 }
 
 void History::verdict(const Stamp& at, std::string_view actor, std::string_view job,
                       std::string_view kind, int stamp_incarnation) {
-  begin(at, actor);
-  BufferOut out{pending_};
-  out.append(",\"verdict\":");
-  json_string(out, kind);
-  out.append(",\"job\":");
-  json_string(out, job);
-  out.append(",\"stamp_inc\":");
-  integer(out, stamp_incarnation);
-  out.put('}');
-  finish();
+  char* const start =
+      pending_.reserve(prefix_room(actor) + 40 + string_room(kind) + string_room(job) + integer_most);
+  char* p = json_string_at(literal_at(prefix_at(start, at, actor), ",\"verdict\":"), kind);
+  p = json_string_at(literal_at(p, ",\"job\":"), job);
+  p = integer_at(literal_at(p, ",\"stamp_inc\":"), stamp_incarnation);
+  *p++ = '}';
+  finish(start, p);
 }
 
 void History::phase(const Stamp& at, std::string_view name) {
-  begin(at, "world");
-  BufferOut out{pending_};
-  out.append(",\"phase\":");
-  json_string(out, name);
-  out.put('}');
-  finish();
+  char* const start = pending_.reserve(prefix_room("world") + 16 + string_room(name));
+  char* p = json_string_at(literal_at(prefix_at(start, at, "world"), ",\"phase\":"), name);
+  *p++ = '}';
+  finish(start, p);
 }
 
 void History::end(const Stamp& at, std::string_view outcome, std::string_view fields_json) {
-  begin(at, "world");
-  BufferOut out{pending_};
-  out.append(",\"end\":");
-  json_string(out, outcome);
+  char* const start = pending_.reserve(prefix_room("world") + 16 + string_room(outcome) + fields_json.size());
+  char* p = json_string_at(literal_at(prefix_at(start, at, "world"), ",\"end\":"), outcome);
   if (!fields_json.empty()) {
-    out.put(',');
-    out.append(fields_json);
+    *p++ = ',';
+    p = bytes_at(p, fields_json);
   }
-  out.put('}');
-  finish();
+  *p++ = '}';
+  finish(start, p);
 }
 
 std::string History::fingerprint() const {
@@ -258,11 +317,11 @@ std::string History::fingerprint() const {
   unsigned int len = 0;
   EVP_DigestFinal_ex(copy, md, &len);
   EVP_MD_CTX_free(copy);
-  std::string hex;
-  char buf[3];
+  static constexpr char digits[] = "0123456789abcdef";
+  std::string hex(2 * len, '0');
   for (unsigned int i = 0; i < len; ++i) {
-    std::snprintf(buf, sizeof buf, "%02x", md[i]);
-    hex += buf;
+    hex[2 * i] = digits[md[i] >> 4];
+    hex[2 * i + 1] = digits[md[i] & 0xf];
   }
   return hex;
 }

@@ -70,12 +70,14 @@ struct JobTruth {
   bool operator==(const JobTruth&) const = default;
 };
 
-// One call as the world ran it.
+// One call as the world ran it. `actor` and `argv` view the caller's bytes: they are valid
+// during the step (the observers' hooks, the ledger) and not after it. Copying every
+// argument of every call into strings was a few percent of a run.
 struct CallRecord {
   std::int64_t index = 0;  // 1-based, across the whole run
   Stamp at;
-  std::string actor;
-  std::vector<std::string> argv;
+  std::string_view actor;
+  Args argv;
   Reply reply = Reply::nil();
   bool lost = false;
   std::int64_t writes = 0;
@@ -97,13 +99,14 @@ class Ledger {
   void truncate(std::int64_t last_call);
 
   using Key = std::pair<std::string, std::string>;  // queue, id
-  // Orders keys and (queue, id) views alike, so lookups build no strings.
+  // Orders keys and (queue, id) views alike, so lookups build no strings: by queue, then
+  // id. One three-way compare of the queues (a tuple's < compares each pair both ways).
   struct KeyLess {
     using is_transparent = void;
     template <class A, class B>
     bool operator()(const A& a, const B& b) const {
-      return std::tie(a.first, a.second) <
-             std::tuple<std::string_view, std::string_view>(b.first, b.second);
+      const int queues = std::string_view(a.first).compare(std::string_view(b.first));
+      return queues != 0 ? queues < 0 : std::string_view(a.second) < std::string_view(b.second);
     }
   };
   using Jobs = std::map<Key, JobTruth, KeyLess>;

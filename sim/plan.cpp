@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <nlohmann/json.hpp>
 
 #include "sim/prng.h"
@@ -154,7 +155,7 @@ RunPlan draw_plan(const PlanChoices& choices) {
 
 // ---- JSON
 
-std::string plan_json(const RunPlan& plan) {
+std::string plan_json_generic(const RunPlan& plan) {
   nlohmann::ordered_json j;
   j["seed"] = plan.seed;
   j["queue"] = plan.queue;
@@ -186,6 +187,97 @@ std::string plan_json(const RunPlan& plan) {
                       {"target", f.target}});
   }
   return j.dump();
+}
+
+namespace {
+// Plain printable ASCII but '"' and '\\': what nlohmann writes as it is (it escapes the
+// rest in ways of its own, and refuses invalid UTF-8).
+bool json_plain(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
+}
+
+// Writes the plan's fields one after another: nlohmann's document of ~100 nodes cost more
+// per history than a hundred simulated calls.
+class PlanWriter {
+ public:
+  explicit PlanWriter(std::string& out) : out_(out) {}
+  PlanWriter& raw(std::string_view text) {
+    out_.append(text);
+    return *this;
+  }
+  // `,"name":` (the first field of an object passes first = true: no comma)
+  PlanWriter& field(std::string_view name, bool first = false) {
+    if (!first) out_ += ',';
+    out_ += '"';
+    out_.append(name);
+    out_.append("\":");
+    return *this;
+  }
+  PlanWriter& number(std::int64_t n) {
+    char digits[24];
+    out_.append(digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, n).ptr - digits));
+    return *this;
+  }
+  PlanWriter& number(std::uint64_t n) {
+    char digits[24];
+    out_.append(digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, n).ptr - digits));
+    return *this;
+  }
+  PlanWriter& string(std::string_view plain) {  // json_plain(plain) holds
+    out_ += '"';
+    out_.append(plain);
+    out_ += '"';
+    return *this;
+  }
+
+ private:
+  std::string& out_;
+};
+}  // namespace
+
+std::string plan_json(const RunPlan& plan) {
+  if (!json_plain(plan.queue)) return plan_json_generic(plan);
+  std::string out;
+  out.reserve(600 + 64 * plan.workers.size() + 80 * plan.faults.size());
+  PlanWriter w(out);
+  w.raw("{").field("seed", true).number(plan.seed);
+  w.field("queue").string(plan.queue);
+  w.field("jobs").number(std::int64_t{plan.jobs});
+  w.field("add_spread_ms").number(plan.add_spread_ms);
+  w.field("workers").raw("[");
+  for (std::size_t i = 0; i < plan.workers.size(); ++i) {
+    if (i) w.raw(",");
+    w.raw("{").field("offset_ms", true).number(plan.workers[i].offset_ms);
+    w.field("rate_per_mille").number(plan.workers[i].rate_per_mille).raw("}");
+  }
+  w.raw("]");
+  w.field("claim_count").number(std::int64_t{plan.claim_count});
+  w.field("lease_ms").number(plan.lease_ms);
+  w.field("extend_at_per_mille").number(plan.extend_at_per_mille);
+  w.field("use_extends").raw(plan.use_extends ? "true" : "false");
+  w.field("work_min_ms").number(plan.work_min_ms);
+  w.field("work_max_ms").number(plan.work_max_ms);
+  w.field("fail_per_mille").number(plan.fail_per_mille);
+  w.field("retry_per_mille").number(plan.retry_per_mille);
+  w.field("poll_ms").number(plan.poll_ms);
+  w.field("max_failures").number(std::int64_t{plan.max_failures});
+  w.field("max_stalled").number(std::int64_t{plan.max_stalled});
+  w.field("sweep_interval_ms").number(plan.sweep_interval_ms);
+  w.field("persistence").string(persistence_name(plan.persistence));
+  w.field("snapshot_interval_ms").number(plan.snapshot_interval_ms);
+  w.field("replication_lag_ms").number(plan.replication_lag_ms);
+  w.field("safety_ms").number(plan.safety_ms);
+  w.field("faults").raw("[");
+  for (std::size_t i = 0; i < plan.faults.size(); ++i) {
+    const Fault& f = plan.faults[i];
+    if (i) w.raw(",");
+    w.raw("{").field("at_ms", true).number(f.at_ms);
+    w.field("kind").string(fault_name(f.kind));
+    w.field("amount").number(f.amount);
+    w.field("target").number(std::int64_t{f.target}).raw("}");
+  }
+  w.raw("]}");
+  return out;
 }
 
 namespace {

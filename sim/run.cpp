@@ -1,7 +1,10 @@
 #include "sim/run.h"
 
 #include <algorithm>
+#include <array>
 #include <charconv>
+#include <cstring>
+#include <memory>
 #include <queue>
 #include <vector>
 
@@ -28,41 +31,57 @@ struct Event {
 };
 
 // The arguments of the next call, built in one reused buffer: no allocation per call once
-// the buffers have grown. The views are valid until the next clear().
+// the buffer has grown. Each add() appends its bytes and a view of them; a buffer that
+// must grow moves, and the views move with it. The views are valid until the next
+// clear(). (A std::string and a list of ends, turned into views per call, cost twice
+// as much: the driver builds five arguments or so for every simulated call.)
 class Argv {
  public:
+  Argv() : bytes_(std::make_unique<char[]>(capacity_)) { views_.reserve(16); }
   Argv& clear() {
-    bytes_.clear();
-    ends_.clear();
+    used_ = 0;
+    views_.clear();
     return *this;
   }
   Argv& add(std::string_view text) {
-    bytes_.append(text);
-    ends_.push_back(bytes_.size());
-    return *this;
+    char* at = room(text.size());
+    if (!text.empty()) std::memcpy(at, text.data(), text.size());
+    return added(at, text.size());
   }
   Argv& add(std::int64_t n) { return add({}, n); }
   Argv& add(std::string_view prefix, std::int64_t n) {  // e.g. "j" 12 -> "j12"
-    char digits[24];
-    const char* end = std::to_chars(digits, digits + sizeof digits, n).ptr;
-    bytes_.append(prefix);
-    bytes_.append(digits, static_cast<std::size_t>(end - digits));
-    ends_.push_back(bytes_.size());
-    return *this;
+    char* at = room(prefix.size() + 20);
+    if (!prefix.empty()) std::memcpy(at, prefix.data(), prefix.size());
+    char* end = std::to_chars(at + prefix.size(), at + prefix.size() + 20, n).ptr;
+    return added(at, static_cast<std::size_t>(end - at));
   }
-  Args views() {
-    views_.clear();
-    std::size_t start = 0;
-    for (const std::size_t end : ends_) {
-      views_.emplace_back(bytes_.data() + start, end - start);
-      start = end;
-    }
-    return views_;
-  }
+  Args views() const { return views_; }
 
  private:
-  std::string bytes_;
-  std::vector<std::size_t> ends_;
+  // Where n more bytes go.
+  char* room(std::size_t n) {
+    if (n > capacity_ - used_) grow(n);
+    return bytes_.get() + used_;
+  }
+  Argv& added(const char* at, std::size_t n) {
+    views_.emplace_back(at, n);
+    used_ += n;
+    return *this;
+  }
+  void grow(std::size_t n) {
+    const std::size_t capacity = 2 * (used_ + n);
+    auto bigger = std::make_unique<char[]>(capacity);
+    if (used_) std::memcpy(bigger.get(), bytes_.get(), used_);
+    for (auto& v : views_) v = {bigger.get() + (v.data() - bytes_.get()), v.size()};
+    bytes_ = std::move(bigger);
+    capacity_ = capacity;
+  }
+
+  // Small at first, so that every run's longer calls (a FAIL's message) take grow()'s path
+  // of moving the views; it doubles from there.
+  std::size_t capacity_ = 32;
+  std::size_t used_ = 0;
+  std::unique_ptr<char[]> bytes_;
   std::vector<std::string_view> views_;
 };
 
@@ -448,10 +467,23 @@ RunSummary Runner::run() {
   if (summary.outcome.empty()) summary.outcome = "liveness-bound-exceeded";
   if (options_.before_end) options_.before_end(world_, summary.outcome);
 
+  // Counted by state number first: a name and a map lookup per job and per move were a
+  // percent of a run. Only states and edges that occurred get an entry, as before.
+  constexpr std::size_t states = all_job_states.size();
+  std::array<std::int64_t, states> by_state{};
+  std::array<std::array<std::int64_t, states>, states> by_edge{};
   for (const auto& [key, job] : world_.ledger().jobs()) {
-    ++summary.jobs[std::string(job_state_name(job.state))];
-    for (const auto& t : job.transitions) {
-      ++summary.edges[std::string(job_state_name(t.from)) + "->" + std::string(job_state_name(t.to))];
+    ++by_state[static_cast<std::size_t>(job.state)];
+    for (const auto& t : job.transitions) ++by_edge[static_cast<std::size_t>(t.from)][static_cast<std::size_t>(t.to)];
+  }
+  for (const JobState from : all_job_states) {
+    const auto f = static_cast<std::size_t>(from);
+    if (by_state[f]) summary.jobs[std::string(job_state_name(from))] = by_state[f];
+    for (const JobState to : all_job_states) {
+      const auto t = static_cast<std::size_t>(to);
+      if (by_edge[f][t]) {
+        summary.edges[std::string(job_state_name(from)) + "->" + std::string(job_state_name(to))] = by_edge[f][t];
+      }
     }
   }
   summary.jobs["vanished"] = plan_.jobs - static_cast<std::int64_t>(world_.ledger().jobs().size());

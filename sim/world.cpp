@@ -134,7 +134,7 @@ const CallRecord& World::call(std::string_view actor, Args argv) {
   rec.index = ++calls_;
   rec.at = stamp();
   rec.actor = actor;
-  rec.argv.assign(argv.begin(), argv.end());
+  rec.argv = argv;
   rec.reply = server_.call(argv);
   rec.writes = server_.writes() - writes_before;
   writes_ += rec.writes;

@@ -109,7 +109,8 @@ class World {
   // counted-dead (what the server did, read from its rows around each sweep).
   const std::map<std::string, std::int64_t>& verdict_counts() const { return verdict_counts_; }
   Prng& prng() { return prng_; }
-  // The last call's record (valid until the next call).
+  // The last call's record (valid until the next call; its actor and argv only as long as
+  // the bytes the caller passed).
   const CallRecord& last_call() const { return last_; }
 
   // A read-only probe that bypasses history and ledger (the checker's EMQ.EPOCH).

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -17,27 +18,39 @@ Reply ids(const std::vector<std::string>& names) {
   return Reply::array(std::move(items));
 }
 
-CallRecord record(std::int64_t index, int incarnation, std::string actor,
-                  std::vector<std::string> argv, Reply reply) {
-  CallRecord c;
-  c.index = index;
-  c.at = Stamp{index * 10, index * 10 + 3, incarnation};
-  c.actor = std::move(actor);
-  c.argv = std::move(argv);
-  c.reply = std::move(reply);
+// A record views its actor and arguments: this keeps their bytes alive with it.
+struct Owned {
+  std::string actor;
+  std::vector<std::string> args;
+  std::vector<std::string_view> views;
+  CallRecord rec;
+};
+using Call = std::unique_ptr<const Owned>;
+
+Call record(std::int64_t index, int incarnation, std::string actor, std::vector<std::string> argv,
+            Reply reply) {
+  auto c = std::make_unique<Owned>();
+  c->actor = std::move(actor);
+  c->args = std::move(argv);
+  c->views.assign(c->args.begin(), c->args.end());
+  c->rec.index = index;
+  c->rec.at = Stamp{index * 10, index * 10 + 3, incarnation};
+  c->rec.actor = c->actor;
+  c->rec.argv = c->views;
+  c->rec.reply = std::move(reply);
   return c;
 }
 
 // A deterministic mix of every verb the ledger models, with answers that move jobs,
 // answers that do not, refusals, lower-case names and the plain DEL and HSET.
-std::vector<CallRecord> calls(std::uint64_t seed, int count) {
+std::vector<Call> calls(std::uint64_t seed, int count) {
   std::uint64_t state = seed;
   auto next = [&](std::uint64_t n) {
     state = state * 6364136223846793005ULL + 1442695040888963407ULL;
     return (state >> 33) % n;
   };
   auto id = [&] { return "j" + std::to_string(next(8)); };
-  std::vector<CallRecord> out;
+  std::vector<Call> out;
   int incarnation = 1;
   for (int i = 1; i <= count; ++i) {
     if (next(20) == 0) ++incarnation;
@@ -115,8 +128,8 @@ TEST(Ledger, truncate_leaves_the_model_of_the_kept_calls) {
       Ledger truncated;
       Ledger prefix;
       for (const auto& c : all) {
-        truncated.apply(c);
-        if (c.index <= cut) prefix.apply(c);
+        truncated.apply(c->rec);
+        if (c->rec.index <= cut) prefix.apply(c->rec);
       }
       // a second, later cut replays what the first one kept
       truncated.truncate(cut + 30);
@@ -127,7 +140,7 @@ TEST(Ledger, truncate_leaves_the_model_of_the_kept_calls) {
       ASSERT_EQ(prefix.open_jobs(), open_by_scan(prefix)) << "seed " << seed << " cut " << cut;
       // and it goes on as if nothing had been lost
       for (const auto& c : calls(seed + 100, 40)) {
-        CallRecord later = c;
+        CallRecord later = c->rec;
         later.index += 1000;
         truncated.apply(later);
         prefix.apply(later);
@@ -142,7 +155,7 @@ TEST(Ledger, truncate_leaves_the_model_of_the_kept_calls) {
 
 TEST(Ledger, job_finds_what_jobs_lists) {
   Ledger ledger;
-  for (const auto& c : calls(5, 200)) ledger.apply(c);
+  for (const auto& c : calls(5, 200)) ledger.apply(c->rec);
   ASSERT_FALSE(ledger.jobs().empty());
   for (const auto& [key, job] : ledger.jobs()) {
     const JobTruth* found = ledger.job(key.first, key.second);
@@ -159,9 +172,9 @@ TEST(Ledger, job_finds_what_jobs_lists) {
 
 TEST(Ledger, a_claim_records_holder_token_and_lease) {
   Ledger ledger;
-  ledger.apply(record(1, 1, "p", {"EMQ.ADD", "q", "j1", "x", "MAXFAILURES", "5"}, Reply::integer(1)));
+  ledger.apply(record(1, 1, "p", {"EMQ.ADD", "q", "j1", "x", "MAXFAILURES", "5"}, Reply::integer(1))->rec);
   ledger.apply(record(2, 1, "w1", {"emq.claim", "q", "1000"},
-                      Reply::array({Reply::array({Reply::bulk("j1"), Reply::integer(1), Reply::bulk("x")})})));
+                      Reply::array({Reply::array({Reply::bulk("j1"), Reply::integer(1), Reply::bulk("x")})}))->rec);
   const JobTruth* job = ledger.job("q", "j1");
   ASSERT_NE(job, nullptr);
   EXPECT_EQ(job->state, JobState::active);
@@ -170,14 +183,29 @@ TEST(Ledger, a_claim_records_holder_token_and_lease) {
   EXPECT_EQ(job->max_failures, 5);
   ASSERT_TRUE(job->granted);
   EXPECT_EQ(job->deadline_server_ms, 23 + 1000);
-  ledger.apply(record(3, 2, "op", {"HSET", "emq:{q}:job:j1", "group", "g"}, Reply::integer(1)));
+  ledger.apply(record(3, 2, "op", {"HSET", "emq:{q}:job:j1", "group", "g"}, Reply::integer(1))->rec);
   EXPECT_TRUE(ledger.job("q", "j1")->lane);
-  ledger.apply(record(4, 2, "op", {"DEL", "emq:{q}:job:j1"}, Reply::integer(1)));
+  ledger.apply(record(4, 2, "op", {"DEL", "emq:{q}:job:j1"}, Reply::integer(1))->rec);
   EXPECT_EQ(ledger.job("q", "j1"), nullptr);
   EXPECT_TRUE(ledger.ghosts().contains({"q", "j1"}));
   ledger.truncate(3);
   EXPECT_NE(ledger.job("q", "j1"), nullptr);
   EXPECT_TRUE(ledger.ghosts().empty());
+}
+
+TEST(Ledger, jobs_are_listed_by_queue_then_id_in_byte_order) {
+  Ledger ledger;
+  std::int64_t index = 0;
+  for (const char* queue : {"r", "q", "qq", "Q"}) {
+    for (const char* id : {"j9", "j10", "j1", "a"}) {
+      ++index;
+      ledger.apply(record(index, 1, "p", {"EMQ.ADD", queue, id, "x"}, Reply::integer(1))->rec);
+    }
+  }
+  std::vector<std::string> order;
+  for (const auto& [key, job] : ledger.jobs()) order.push_back(key.first + "/" + key.second);
+  EXPECT_EQ(order, (std::vector<std::string>{"Q/a", "Q/j1", "Q/j10", "Q/j9", "q/a", "q/j1", "q/j10", "q/j9",
+                                             "qq/a", "qq/j1", "qq/j10", "qq/j9", "r/a", "r/j1", "r/j10", "r/j9"}));
 }
 
 }  // namespace

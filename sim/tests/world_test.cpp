@@ -281,6 +281,29 @@ TEST(Run, a_dead_worker_never_calls_again) {
   EXPECT_EQ(s.outcome, "drained");
 }
 
+TEST(Run, summary_counts_jobs_by_state_and_the_ledgers_moves_by_edge) {
+  for (std::uint64_t seed : {3, 9, 21}) {
+    std::map<std::string, std::int64_t> jobs, edges;
+    RunOptions options;
+    options.before_end = [&](const World& world, const std::string&) {
+      for (const auto& [key, job] : world.ledger().jobs()) {
+        ++jobs[std::string(job_state_name(job.state))];
+        for (const auto& t : job.transitions) {
+          ++edges[std::string(job_state_name(t.from)) + "->" + std::string(job_state_name(t.to))];
+        }
+      }
+    };
+    const RunPlan plan = plan_with_everything(seed);
+    const RunSummary s = run_plan(plan, options);
+    std::int64_t known = 0;
+    for (const auto& [state, n] : jobs) known += n;
+    jobs["vanished"] = plan.jobs - known;
+    EXPECT_EQ(s.jobs, jobs) << seed;
+    EXPECT_EQ(s.edges, edges) << seed;
+    EXPECT_FALSE(edges.empty());
+  }
+}
+
 TEST(Plan, json_round_trips) {
   const RunPlan plan = plan_with_everything(9);
   std::string error;

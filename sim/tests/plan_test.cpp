@@ -1,0 +1,77 @@
+// plan_json writes the plan itself (no JSON document): its text must stay byte for byte
+// what the nlohmann document printed, since every history starts with it.
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "sim/plan.h"
+#include "sim/prng.h"
+
+namespace trafikey::sim {
+namespace {
+
+constexpr std::array all_kinds{FaultKind::restart,      FaultKind::failover,     FaultKind::clock_step,
+                               FaultKind::clock_rate,   FaultKind::worker_clock, FaultKind::worker_death,
+                               FaultKind::worker_pause, FaultKind::lost_reply,   FaultKind::epoch_fail,
+                               FaultKind::epoch_malformed, FaultKind::row_delete, FaultKind::lane_mark};
+
+TEST(Plan, json_matches_the_nlohmann_document_on_drawn_plans) {
+  Prng p(2024);
+  for (std::uint64_t seed = 1; seed <= 600; ++seed) {
+    PlanChoices c;
+    c.seed = seed * 7919;
+    if (p.chance(500)) c.jobs = static_cast<int>(p.between(0, 300));
+    if (p.chance(500)) c.workers = static_cast<int>(p.between(1, 8));
+    if (p.chance(300)) c.safety_ms = p.between(0, 100000);
+    c.persistence = static_cast<Persistence>(p.between(0, 3));
+    for (FaultKind k : all_kinds) {
+      if (p.chance(400)) c.fault_kinds.push_back(k);
+    }
+    const RunPlan plan = draw_plan(c);
+    ASSERT_EQ(plan_json(plan), plan_json_generic(plan)) << "seed " << c.seed;
+  }
+}
+
+TEST(Plan, json_matches_the_nlohmann_document_at_the_edges) {
+  RunPlan plan;
+  EXPECT_EQ(plan_json(plan), plan_json_generic(plan));
+  plan.workers.clear();
+  plan.faults.clear();
+  EXPECT_EQ(plan_json(plan), plan_json_generic(plan)) << "empty arrays";
+  plan.seed = std::numeric_limits<std::uint64_t>::max();
+  plan.jobs = std::numeric_limits<int>::min();
+  plan.lease_ms = std::numeric_limits<std::int64_t>::min();
+  plan.work_max_ms = std::numeric_limits<std::int64_t>::max();
+  plan.use_extends = false;
+  plan.workers = {WorkerClock{-1, 0}, WorkerClock{std::numeric_limits<std::int64_t>::min(), -7}};
+  plan.faults = {Fault{-5, FaultKind::lane_mark, std::numeric_limits<std::int64_t>::max(), -1},
+                 Fault{0, FaultKind::epoch_malformed, 0, std::numeric_limits<int>::max()}};
+  EXPECT_EQ(plan_json(plan), plan_json_generic(plan)) << "extreme numbers";
+  // Queue names: plain ones are written directly, the rest fall back; either way the same.
+  for (const std::string& queue : std::vector<std::string>{"q", "a b~!", "emq-1", "x\"y", "back\\slash", std::string("nul\0", 4),
+                                  "tab\t", "del\x7f", "\xc3\xa9t\xc3\xa9"}) {
+    plan.queue = queue;
+    EXPECT_EQ(plan_json(plan), plan_json_generic(plan)) << queue;
+  }
+}
+
+TEST(Plan, json_text_is_as_documented) {
+  RunPlan plan;
+  plan.workers = {WorkerClock{-3, 999}};
+  plan.faults = {Fault{7, FaultKind::clock_step, -250, -1}};
+  EXPECT_EQ(plan_json(plan),
+            "{\"seed\":1,\"queue\":\"q\",\"jobs\":12,\"add_spread_ms\":2000,"
+            "\"workers\":[{\"offset_ms\":-3,\"rate_per_mille\":999}],\"claim_count\":2,"
+            "\"lease_ms\":1000,\"extend_at_per_mille\":500,\"use_extends\":true,\"work_min_ms\":100,"
+            "\"work_max_ms\":2500,\"fail_per_mille\":150,\"retry_per_mille\":500,\"poll_ms\":150,"
+            "\"max_failures\":3,\"max_stalled\":2,\"sweep_interval_ms\":400,\"persistence\":\"always\","
+            "\"snapshot_interval_ms\":3000,\"replication_lag_ms\":250,\"safety_ms\":15000,"
+            "\"faults\":[{\"at_ms\":7,\"kind\":\"clock_step\",\"amount\":-250,\"target\":-1}]}");
+}
+
+}  // namespace
+}  // namespace trafikey::sim
