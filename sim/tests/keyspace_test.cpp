@@ -234,11 +234,14 @@ TEST(Keyspace, clear_empties_the_dataset) {
   EXPECT_EQ(k.dump(), "");
 }
 
-}  // namespace
-}  // namespace trafikey::sim
-
-namespace trafikey::sim {
-namespace {
+// A small deterministic stream for the randomized comparisons below (PCG's LCG step).
+struct Lcg {
+  std::uint64_t x;
+  std::uint64_t operator()() {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return x >> 33;
+  }
+};
 
 // ZsetOrder against std::set, the container it replaced, through a long run of inserts,
 // re-scores and erases that reuses slab slots and puts equal scores next to each other.
@@ -246,11 +249,7 @@ TEST(ZsetOrder, keeps_the_order_a_std_set_keeps) {
   ZsetOrder order;
   std::set<std::pair<double, std::string>> want;
   std::map<std::string, double> scores;
-  std::uint64_t x = 12345;
-  auto next = [&x] {
-    x = x * 6364136223846793005ull + 1442695040888963407ull;
-    return x >> 33;
-  };
+  Lcg next{12345};
   for (int i = 0; i < 5000; ++i) {
     const std::string member = "j" + std::to_string(next() % 200) + (next() % 2 ? "\xff" : "");
     const double score = static_cast<double>(next() % 50);
@@ -288,11 +287,7 @@ TEST(ZsetOrder, keeps_the_order_a_std_set_keeps) {
 TEST(FlatMap, finds_what_a_std_map_finds_through_inserts_and_erases) {
   FlatMap<int> map;
   std::map<std::string, int> want;
-  std::uint64_t x = 777;
-  auto next = [&x] {
-    x = x * 6364136223846793005ull + 1442695040888963407ull;
-    return x >> 33;
-  };
+  Lcg next{777};
   for (int i = 0; i < 20000; ++i) {
     const std::string key = "emq:{q}:job:j" + std::to_string(next() % 700);
     if (next() % 3 == 0) {
