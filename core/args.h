@@ -20,7 +20,31 @@ inline constexpr std::int64_t score_max = (std::int64_t{1} << 53) - 1;
 inline constexpr std::int64_t int64_max = std::numeric_limits<std::int64_t>::max();
 
 // Decimal as the server writes it: optional '-', digits, no leading zeros, no spaces.
-std::optional<std::int64_t> parse_int64(std::string_view text);
+// Any length; parse_int64 below is the same function with a fast path inline.
+std::optional<std::int64_t> parse_int64_checked(std::string_view text);
+
+// Inline: verbs, the ledger and the server parse a few integers on nearly every call,
+// almost all short, and the call itself was a fair share of the cost. Text of at most 18
+// bytes has at most 18 digits, which cannot overflow, so the loop needs no bound check;
+// longer text goes to the checked parser.
+inline std::optional<std::int64_t> parse_int64(std::string_view text) {
+  const std::size_t n = text.size();
+  if (n == 0 || n > 18) return parse_int64_checked(text);
+  const char* p = text.data();
+  const char* const end = p + n;
+  const bool negative = *p == '-';
+  p += negative;
+  if (p == end) return std::nullopt;                                     // "-"
+  if (*p == '0') return end - p == 1 && !negative ? std::optional<std::int64_t>(0)
+                                                  : std::nullopt;  // "01", "-0"
+  std::int64_t value = 0;
+  for (; p != end; ++p) {
+    const unsigned d = static_cast<unsigned char>(*p) - unsigned{'0'};
+    if (d > 9) return std::nullopt;
+    value = value * 10 + static_cast<std::int64_t>(d);
+  }
+  return negative ? -value : value;
+}
 
 // Parses `text` as an integer in lo..hi, else
 // "ERR EMQ <name> must be an integer in <lo>..<hi>".
