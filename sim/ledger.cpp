@@ -36,12 +36,35 @@ Ledger::Verb Ledger::classify(std::string_view name) {
   }
 }
 
+std::size_t Ledger::probe(std::string_view queue, std::string_view id, std::uint64_t h) const {
+  const std::size_t mask = table_.size() - 1;
+  for (std::size_t i = static_cast<std::size_t>(h) & mask;; i = (i + 1) & mask) {
+    const std::uint32_t cell = table_[i];
+    if (cell == 0) return i;
+    const Slot& slot = slots_[cell - 1];
+    if (slot.hash == h && slot.key.second == id && slot.key.first == queue) return i;
+  }
+}
+
 std::uint32_t Ledger::key_number(std::string_view queue, std::string_view id) {
-  const std::pair<std::string_view, std::string_view> key(queue, id);
-  if (auto it = index_.find(key); it != index_.end()) return it->second;
+  const std::uint64_t h = hash(queue, id);
+  if (table_.empty()) table_.assign(256, 0);
+  std::size_t i = probe(queue, id, h);
+  if (table_[i] != 0) return table_[i] - 1;
   const auto number = static_cast<std::uint32_t>(slots_.size());
-  auto it = index_.emplace(Key{std::string(queue), std::string(id)}, number).first;
-  slots_.push_back({&it->first, nullptr});
+  slots_.push_back({Key{std::string(queue), std::string(id)}, h, nullptr});
+  if (slots_.size() * 2 > table_.size()) {
+    // Grow: every key goes to its cell in the doubled table, in key-number order.
+    table_.assign(table_.size() * 2, 0);
+    const std::size_t mask = table_.size() - 1;
+    for (std::uint32_t k = 0; k < slots_.size(); ++k) {
+      std::size_t j = static_cast<std::size_t>(slots_[k].hash) & mask;
+      while (table_[j] != 0) j = (j + 1) & mask;
+      table_[j] = k + 1;
+    }
+  } else {
+    table_[i] = number + 1;
+  }
   return number;
 }
 
@@ -54,17 +77,18 @@ std::uint32_t Ledger::actor_number(std::string_view actor) {
 }
 
 const JobTruth* Ledger::job(std::string_view queue, std::string_view id) const {
-  auto it = index_.find(std::pair<std::string_view, std::string_view>(queue, id));
-  return it == index_.end() ? nullptr : slots_[it->second].job;
+  if (table_.empty()) return nullptr;
+  const std::uint32_t cell = table_[probe(queue, id, hash(queue, id))];
+  return cell == 0 ? nullptr : slots_[cell - 1].job;
 }
 
 JobTruth& Ledger::adopt(std::uint32_t key, JobState state) {
   Slot& slot = slots_[key];
   if (!slot.job) {
     // A null slot means jobs_ has no such key, so this inserts.
-    JobTruth& job = jobs_.try_emplace(*slot.key).first->second;
-    job.queue = slot.key->first;
-    job.id = slot.key->second;
+    JobTruth& job = jobs_.try_emplace(slot.key).first->second;
+    job.queue = slot.key.first;
+    job.id = slot.key.second;
     job.state = state;
     // a job moves a few times in a run: one allocation instead of growing 1, 2, 4
     job.transitions.reserve(4);
@@ -83,7 +107,7 @@ void Ledger::move(JobTruth& job, JobState to, std::int64_t call) {
 
 void Ledger::forget(Slot& slot) {
   open_ -= is_open(*slot.job);
-  jobs_.erase(*slot.key);
+  jobs_.erase(slot.key);
   slot.job = nullptr;
 }
 
@@ -190,7 +214,7 @@ void Ledger::truncate(std::int64_t last_call) {
     dirty_[key] = true;
     Slot& slot = slots_[key];
     if (slot.job) forget(slot);
-    if (!ghosts_.empty()) ghosts_.erase(*slot.key);
+    if (!ghosts_.empty()) ghosts_.erase(slot.key);
   }
   events_.resize(keep);
   items_.resize(kept_items);
@@ -212,7 +236,7 @@ void Ledger::model(const Event& e, std::uint32_t i) {
       Slot& slot = slots_[item.key];
       if (!slot.job) break;
       forget(slot);
-      ghosts_.insert(*slot.key);
+      ghosts_.insert(slot.key);
       break;
     }
     case Verb::hset:

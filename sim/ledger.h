@@ -87,8 +87,8 @@ struct CallRecord {
 class Ledger {
  public:
   Ledger() = default;
-  // The index points into jobs_ and into its own nodes: a copy would point into the
-  // original. A move keeps every node where it is, so it is safe.
+  // The slots point into jobs_' nodes: a copy would point into the original. A move
+  // keeps every node where it is, so it is safe.
   Ledger(const Ledger&) = delete;
   Ledger& operator=(const Ledger&) = delete;
   Ledger(Ledger&&) = default;
@@ -139,34 +139,18 @@ class Ledger {
   };
   // A key number stands for one (queue, id) for the life of the ledger.
   struct Slot {
-    const Key* key = nullptr;  // in index_ (its nodes do not move)
-    JobTruth* job = nullptr;   // its node in jobs_, or null while the model holds no such job
+    Key key;
+    std::uint64_t hash = 0;   // hash(key), kept for growing table_
+    JobTruth* job = nullptr;  // its node in jobs_, or null while the model holds no such job
   };
-  // Hashes keys and (queue, id) views alike, so lookups build no strings. Only looked up,
-  // never iterated: no order depends on a hash.
-  struct KeyHash {
-    using is_transparent = void;
-    using View = std::pair<std::string_view, std::string_view>;
-    std::size_t operator()(const Key& k) const { return hash(k.first, k.second); }
-    std::size_t operator()(const View& k) const { return hash(k.first, k.second); }
-    // FNV-1a over the queue, a separator and the id, inline: names are a few bytes, and
-    // two out-of-line std::hash calls per lookup cost more than the probe.
-    static std::size_t hash(std::string_view queue, std::string_view id) {
-      std::uint64_t h = 14695981039346656037ULL;
-      for (const char c : queue) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-      h = (h ^ 0xffU) * 1099511628211ULL;  // "ab"+"c" and "a"+"bc" differ
-      for (const char c : id) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-      return static_cast<std::size_t>(h);
-    }
-  };
-  struct KeyEq {
-    using is_transparent = void;
-    template <class A, class B>
-    bool operator()(const A& a, const B& b) const {
-      return std::string_view(a.first) == std::string_view(b.first) &&
-             std::string_view(a.second) == std::string_view(b.second);
-    }
-  };
+  // FNV-1a over the queue, a separator and the id, inline: names are a few bytes.
+  static std::uint64_t hash(std::string_view queue, std::string_view id) {
+    std::uint64_t h = 14695981039346656037ULL;
+    for (const char c : queue) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    h = (h ^ 0xffU) * 1099511628211ULL;  // "ab"+"c" and "a"+"bc" differ
+    for (const char c : id) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    return h;
+  }
   struct NameHash {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
@@ -175,6 +159,8 @@ class Ledger {
   static Verb classify(std::string_view name);
   bool decode(const CallRecord& call, Verb verb, Event& event);
   std::uint32_t key_number(std::string_view queue, std::string_view id);
+  // The cell of table_ that holds (queue, id), or the empty cell where it would go.
+  std::size_t probe(std::string_view queue, std::string_view id, std::uint64_t h) const;
   std::uint32_t actor_number(std::string_view actor);
   // Applies item i of `event` (the items of one event go in order).
   void model(const Event& event, std::uint32_t i);
@@ -188,8 +174,12 @@ class Ledger {
   Jobs jobs_;
   std::int64_t open_ = 0;  // jobs for which is_open()
   std::set<Key> ghosts_;
-  std::unordered_map<Key, std::uint32_t, KeyHash, KeyEq> index_;  // key -> key number
-  std::vector<Slot> slots_;                                       // by key number
+  // key -> key number, by open addressing: each cell is a key number + 1, or 0 when
+  // empty; a power of two in size, at most half full. A node-based map cost an
+  // allocation per new key and a division per lookup. Only looked up, never iterated:
+  // no order depends on a hash.
+  std::vector<std::uint32_t> table_;
+  std::vector<Slot> slots_;  // by key number
   std::unordered_map<std::string, std::uint32_t, NameHash, std::equal_to<>> actor_index_;
   std::vector<std::string> actors_;                               // by actor number
   std::vector<Event> events_;  // calls that moved the model, in order
