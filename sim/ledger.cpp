@@ -1,5 +1,7 @@
 #include "sim/ledger.h"
 
+#include <algorithm>
+
 #include "core/args.h"
 #include "core/keys.h"
 
@@ -52,7 +54,9 @@ std::uint32_t Ledger::key_number(std::string_view queue, std::string_view id) {
   std::size_t i = probe(queue, id, h);
   if (table_[i] != 0) return table_[i] - 1;
   const auto number = static_cast<std::uint32_t>(slots_.size());
-  slots_.push_back({Key{std::string(queue), std::string(id)}, h, nullptr});
+  Slot& slot = slots_.emplace_back();
+  slot.key = Key{std::string(queue), std::string(id)};
+  slot.hash = h;
   if (slots_.size() * 2 > table_.size()) {
     // Grow: every key goes to its cell in the doubled table, in key-number order.
     table_.assign(table_.size() * 2, 0);
@@ -79,23 +83,33 @@ std::uint32_t Ledger::actor_number(std::string_view actor) {
 const JobTruth* Ledger::job(std::string_view queue, std::string_view id) const {
   if (table_.empty()) return nullptr;
   const std::uint32_t cell = table_[probe(queue, id, hash(queue, id))];
-  return cell == 0 ? nullptr : slots_[cell - 1].job;
+  if (cell == 0) return nullptr;
+  const Slot& slot = slots_[cell - 1];
+  return slot.held ? &slot.job : nullptr;
+}
+
+std::vector<std::uint32_t>::iterator Ledger::order_at(std::uint32_t key) {
+  const Key& want = slots_[key].key;
+  return std::lower_bound(order_.begin(), order_.end(), want, [&](std::uint32_t k, const Key& w) {
+    return KeyLess{}(slots_[k].key, w);
+  });
 }
 
 JobTruth& Ledger::adopt(std::uint32_t key, JobState state) {
   Slot& slot = slots_[key];
-  if (!slot.job) {
-    // A null slot means jobs_ has no such key, so this inserts.
-    JobTruth& job = jobs_.try_emplace(slot.key).first->second;
+  if (!slot.held) {
+    // An unheld slot's job is a fresh JobTruth (see forget).
+    slot.held = true;
+    order_.insert(order_at(key), key);
+    JobTruth& job = slot.job;
     job.queue = slot.key.first;
     job.id = slot.key.second;
     job.state = state;
     // a job moves a few times in a run: one allocation instead of growing 1, 2, 4
     job.transitions.reserve(4);
-    slot.job = &job;
     open_ += is_open(job);
   }
-  return *slot.job;
+  return slot.job;
 }
 
 void Ledger::move(JobTruth& job, JobState to, std::int64_t call) {
@@ -105,10 +119,29 @@ void Ledger::move(JobTruth& job, JobState to, std::int64_t call) {
   open_ += static_cast<int>(is_open(job)) - static_cast<int>(was_open);
 }
 
-void Ledger::forget(Slot& slot) {
-  open_ -= is_open(*slot.job);
-  jobs_.erase(slot.key);
-  slot.job = nullptr;
+void Ledger::forget(std::uint32_t key) {
+  Slot& slot = slots_[key];
+  open_ -= is_open(slot.job);
+  order_.erase(order_at(key));
+  slot.held = false;
+  slot.job = JobTruth();
+}
+
+bool Ledger::Jobs::contains(const Key& key) const {
+  const auto it = std::lower_bound(order_->begin(), order_->end(), key, [&](std::uint32_t k, const Key& w) {
+    return KeyLess{}(slots_[k].key, w);
+  });
+  return it != order_->end() && slots_[*it].key == key;
+}
+
+bool Ledger::Jobs::operator==(const Jobs& other) const {
+  if (size() != other.size()) return false;
+  for (std::size_t i = 0; i < size(); ++i) {
+    const Slot& a = slots_[(*order_)[i]];
+    const Slot& b = other.slots_[(*other.order_)[i]];
+    if (a.key != b.key || !(a.job == b.job)) return false;
+  }
+  return true;
 }
 
 // Reads what the call did into `event` and its items. False for an answer that moves no
@@ -213,7 +246,7 @@ void Ledger::truncate(std::int64_t last_call) {
     if (dirty_[key]) continue;
     dirty_[key] = true;
     Slot& slot = slots_[key];
-    if (slot.job) forget(slot);
+    if (slot.held) forget(key);
     if (!ghosts_.empty()) ghosts_.erase(slot.key);
   }
   events_.resize(keep);
@@ -234,15 +267,15 @@ void Ledger::model(const Event& e, std::uint32_t i) {
   switch (e.verb) {
     case Verb::del: {
       Slot& slot = slots_[item.key];
-      if (!slot.job) break;
-      forget(slot);
+      if (!slot.held) break;
+      forget(item.key);
       ghosts_.insert(slot.key);
       break;
     }
     case Verb::hset:
-      if (JobTruth* job = slots_[item.key].job) {
-        open_ -= is_open(*job);
-        job->lane = true;
+      if (Slot& slot = slots_[item.key]; slot.held) {
+        open_ -= is_open(slot.job);
+        slot.job.lane = true;
       }
       break;
     case Verb::add:
