@@ -50,7 +50,12 @@ std::size_t Ledger::probe(std::string_view queue, std::string_view id, std::uint
 
 std::uint32_t Ledger::key_number(std::string_view queue, std::string_view id) {
   const std::uint64_t h = hash(queue, id);
-  if (table_.empty()) table_.assign(256, 0);
+  if (table_.empty()) {
+    // A run names a couple of hundred jobs: room for 256 up front spares the growth steps,
+    // each of which moved every slot (a job each) or rehashed every key.
+    table_.assign(512, 0);
+    slots_.reserve(256);
+  }
   std::size_t i = probe(queue, id, h);
   if (table_[i] != 0) return table_[i] - 1;
   const auto number = static_cast<std::uint32_t>(slots_.size());
