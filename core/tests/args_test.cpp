@@ -163,6 +163,20 @@ TEST(Args, equals_ignore_case_folds_ascii_letters_only) {
   EXPECT_FALSE(equals_ignore_case("[", "{"));
   EXPECT_FALSE(equals_ignore_case("\x0d", "-"));
   EXPECT_FALSE(equals_ignore_case("\xc1", "\xe1"));
+  // the last byte is checked first: a case pair there, a mismatch before it, and back
+  EXPECT_TRUE(equals_ignore_case("EMQ.CLAIm", "emq.claiM"));
+  EXPECT_FALSE(equals_ignore_case("EMQ.STATs", "EMQ.CLAIS"));
+  EXPECT_FALSE(equals_ignore_case("x[a", "x{A"));
+  EXPECT_FALSE(equals_ignore_case("EMQ.CLAIM", "EMQ.CLAI@"));
+  // names of 8 bytes and more are compared a word at a time first
+  EXPECT_TRUE(equals_ignore_case("EMQ.STALLED.CHECK", "EMQ.STALLED.CHECK"));
+  EXPECT_TRUE(equals_ignore_case("EMQ.STALLED.CHECK", "emq.STALLED.CHECK"));
+  EXPECT_TRUE(equals_ignore_case("EMQ.STALLED.CHECK", "EMQ.STALLEd.CHECK"));
+  EXPECT_TRUE(equals_ignore_case("EMQ.STALLED.CHECK", "EMQ.STALLED.CHECk"));
+  EXPECT_FALSE(equals_ignore_case("EMQ.STALLED.CHECK", "EMQ.STALLED_CHECK"));
+  EXPECT_FALSE(equals_ignore_case("EMQ.STALLED.CHECK", "FMQ.STALLED.CHECK"));
+  EXPECT_FALSE(equals_ignore_case("EMQ.STALLED.CHECK", "EMQ.STALLED.CHECX"));
+  EXPECT_FALSE(equals_ignore_case("EMQ.FAIL", "EMQ.FAI@"));
 }
 
 TEST(Keys, every_key_of_a_queue_carries_its_hash_tag) {
