@@ -4,7 +4,7 @@
 
 namespace trafikey {
 
-std::optional<std::int64_t> parse_int64(std::string_view text) {
+std::optional<std::int64_t> parse_int64_checked(std::string_view text) {
   if (text.empty() || text.size() > 20) return std::nullopt;
   bool negative = text[0] == '-';
   std::string_view digits = negative ? text.substr(1) : text;

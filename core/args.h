@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <span>
@@ -20,7 +21,31 @@ inline constexpr std::int64_t score_max = (std::int64_t{1} << 53) - 1;
 inline constexpr std::int64_t int64_max = std::numeric_limits<std::int64_t>::max();
 
 // Decimal as the server writes it: optional '-', digits, no leading zeros, no spaces.
-std::optional<std::int64_t> parse_int64(std::string_view text);
+// Any length; parse_int64 below is the same function with a fast path inline.
+std::optional<std::int64_t> parse_int64_checked(std::string_view text);
+
+// Inline: verbs, the ledger and the server parse a few integers on nearly every call,
+// almost all short, and the call itself was a fair share of the cost. Text of at most 18
+// bytes has at most 18 digits, which cannot overflow, so the loop needs no bound check;
+// longer text goes to the checked parser.
+inline std::optional<std::int64_t> parse_int64(std::string_view text) {
+  const std::size_t n = text.size();
+  if (n == 0 || n > 18) return parse_int64_checked(text);
+  const char* p = text.data();
+  const char* const end = p + n;
+  const bool negative = *p == '-';
+  p += negative;
+  if (p == end) return std::nullopt;                                     // "-"
+  if (*p == '0') return end - p == 1 && !negative ? std::optional<std::int64_t>(0)
+                                                  : std::nullopt;  // "01", "-0"
+  std::int64_t value = 0;
+  for (; p != end; ++p) {
+    const unsigned d = static_cast<unsigned char>(*p) - unsigned{'0'};
+    if (d > 9) return std::nullopt;
+    value = value * 10 + static_cast<std::int64_t>(d);
+  }
+  return negative ? -value : value;
+}
 
 // Parses `text` as an integer in lo..hi, else
 // "ERR EMQ <name> must be an integer in <lo>..<hi>".
@@ -44,6 +69,19 @@ Outcome<std::array<std::int64_t, 2>> parse_options(Args rest, std::span<const Op
 // without a call.
 inline bool equals_ignore_case(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
+  // Nearly always the name found is spelt exactly as the table's: 8 bytes at a time
+  // (the last word overlapping) confirm that in a few steps; anything else is folded.
+  const std::size_t n = a.size();
+  if (n >= 8) {
+    const auto word = [](const char* p) {
+      std::uint64_t w;
+      std::memcpy(&w, p, sizeof w);
+      return w;
+    };
+    bool same = true;
+    for (std::size_t i = 0; same && i + 8 < n; i += 8) same = word(a.data() + i) == word(b.data() + i);
+    if (same && word(a.data() + n - 8) == word(b.data() + n - 8)) return true;
+  }
   // Command names are looked up this way on every call (the command tables, the ledger),
   // nearly always spelt the same case on both sides, so bytes that are equal outright go
   // by without folding; only differing bytes are checked as a case pair.

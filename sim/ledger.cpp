@@ -1,5 +1,7 @@
 #include "sim/ledger.h"
 
+#include <algorithm>
+
 #include "core/args.h"
 #include "core/keys.h"
 
@@ -9,6 +11,15 @@ namespace {
 
 std::int64_t int_arg(std::string_view text, std::int64_t fallback) {
   return parse_int64(text).value_or(fallback);
+}
+
+// Names are a few bytes: an inline loop beats a memcmp call.
+bool same(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -36,12 +47,42 @@ Ledger::Verb Ledger::classify(std::string_view name) {
   }
 }
 
+std::size_t Ledger::probe(std::string_view queue, std::string_view id, std::uint64_t h) const {
+  const std::size_t mask = table_.size() - 1;
+  for (std::size_t i = static_cast<std::size_t>(h) & mask;; i = (i + 1) & mask) {
+    const std::uint32_t cell = table_[i];
+    if (cell == 0) return i;
+    const Slot& slot = slots_[cell - 1];
+    if (slot.hash == h && same(slot.key.second, id) && same(slot.key.first, queue)) return i;
+  }
+}
+
 std::uint32_t Ledger::key_number(std::string_view queue, std::string_view id) {
-  const std::pair<std::string_view, std::string_view> key(queue, id);
-  if (auto it = index_.find(key); it != index_.end()) return it->second;
+  const std::uint64_t h = hash(queue, id);
+  if (table_.empty()) {
+    // A run names a couple of hundred jobs: room for 256 up front spares the growth steps,
+    // each of which moved every slot (a job each) or rehashed every key.
+    table_.assign(512, 0);
+    slots_.reserve(256);
+  }
+  std::size_t i = probe(queue, id, h);
+  if (table_[i] != 0) return table_[i] - 1;
   const auto number = static_cast<std::uint32_t>(slots_.size());
-  auto it = index_.emplace(Key{std::string(queue), std::string(id)}, number).first;
-  slots_.push_back({&it->first, nullptr});
+  Slot& slot = slots_.emplace_back();
+  slot.key = Key{std::string(queue), std::string(id)};
+  slot.hash = h;
+  if (slots_.size() * 2 > table_.size()) {
+    // Grow: every key goes to its cell in the doubled table, in key-number order.
+    table_.assign(table_.size() * 2, 0);
+    const std::size_t mask = table_.size() - 1;
+    for (std::uint32_t k = 0; k < slots_.size(); ++k) {
+      std::size_t j = static_cast<std::size_t>(slots_[k].hash) & mask;
+      while (table_[j] != 0) j = (j + 1) & mask;
+      table_[j] = k + 1;
+    }
+  } else {
+    table_[i] = number + 1;
+  }
   return number;
 }
 
@@ -54,24 +95,35 @@ std::uint32_t Ledger::actor_number(std::string_view actor) {
 }
 
 const JobTruth* Ledger::job(std::string_view queue, std::string_view id) const {
-  auto it = index_.find(std::pair<std::string_view, std::string_view>(queue, id));
-  return it == index_.end() ? nullptr : slots_[it->second].job;
+  if (table_.empty()) return nullptr;
+  const std::uint32_t cell = table_[probe(queue, id, hash(queue, id))];
+  if (cell == 0) return nullptr;
+  const Slot& slot = slots_[cell - 1];
+  return slot.held ? &slot.job : nullptr;
+}
+
+std::vector<std::uint32_t>::iterator Ledger::order_at(std::uint32_t key) {
+  const Key& want = slots_[key].key;
+  return std::lower_bound(order_.begin(), order_.end(), want, [&](std::uint32_t k, const Key& w) {
+    return KeyLess{}(slots_[k].key, w);
+  });
 }
 
 JobTruth& Ledger::adopt(std::uint32_t key, JobState state) {
   Slot& slot = slots_[key];
-  if (!slot.job) {
-    // A null slot means jobs_ has no such key, so this inserts.
-    JobTruth& job = jobs_.try_emplace(*slot.key).first->second;
-    job.queue = slot.key->first;
-    job.id = slot.key->second;
+  if (!slot.held) {
+    // An unheld slot's job is a fresh JobTruth (see forget).
+    slot.held = true;
+    order_.insert(order_at(key), key);
+    JobTruth& job = slot.job;
+    job.queue = slot.key.first;
+    job.id = slot.key.second;
     job.state = state;
     // a job moves a few times in a run: one allocation instead of growing 1, 2, 4
     job.transitions.reserve(4);
-    slot.job = &job;
     open_ += is_open(job);
   }
-  return *slot.job;
+  return slot.job;
 }
 
 void Ledger::move(JobTruth& job, JobState to, std::int64_t call) {
@@ -81,10 +133,29 @@ void Ledger::move(JobTruth& job, JobState to, std::int64_t call) {
   open_ += static_cast<int>(is_open(job)) - static_cast<int>(was_open);
 }
 
-void Ledger::forget(Slot& slot) {
-  open_ -= is_open(*slot.job);
-  jobs_.erase(*slot.key);
-  slot.job = nullptr;
+void Ledger::forget(std::uint32_t key) {
+  Slot& slot = slots_[key];
+  open_ -= is_open(slot.job);
+  order_.erase(order_at(key));
+  slot.held = false;
+  slot.job = JobTruth();
+}
+
+bool Ledger::Jobs::contains(const Key& key) const {
+  const auto it = std::lower_bound(order_->begin(), order_->end(), key, [&](std::uint32_t k, const Key& w) {
+    return KeyLess{}(slots_[k].key, w);
+  });
+  return it != order_->end() && slots_[*it].key == key;
+}
+
+bool Ledger::Jobs::operator==(const Jobs& other) const {
+  if (size() != other.size()) return false;
+  for (std::size_t i = 0; i < size(); ++i) {
+    const Slot& a = slots_[(*order_)[i]];
+    const Slot& b = other.slots_[(*other.order_)[i]];
+    if (a.key != b.key || !(a.job == b.job)) return false;
+  }
+  return true;
 }
 
 // Reads what the call did into `event` and its items. False for an answer that moves no
@@ -189,8 +260,8 @@ void Ledger::truncate(std::int64_t last_call) {
     if (dirty_[key]) continue;
     dirty_[key] = true;
     Slot& slot = slots_[key];
-    if (slot.job) forget(slot);
-    if (!ghosts_.empty()) ghosts_.erase(*slot.key);
+    if (slot.held) forget(key);
+    if (!ghosts_.empty()) ghosts_.erase(slot.key);
   }
   events_.resize(keep);
   items_.resize(kept_items);
@@ -210,15 +281,15 @@ void Ledger::model(const Event& e, std::uint32_t i) {
   switch (e.verb) {
     case Verb::del: {
       Slot& slot = slots_[item.key];
-      if (!slot.job) break;
-      forget(slot);
-      ghosts_.insert(*slot.key);
+      if (!slot.held) break;
+      forget(item.key);
+      ghosts_.insert(slot.key);
       break;
     }
     case Verb::hset:
-      if (JobTruth* job = slots_[item.key].job) {
-        open_ -= is_open(*job);
-        job->lane = true;
+      if (Slot& slot = slots_[item.key]; slot.held) {
+        open_ -= is_open(slot.job);
+        slot.job.lane = true;
       }
       break;
     case Verb::add:

@@ -87,8 +87,6 @@ struct CallRecord {
 class Ledger {
  public:
   Ledger() = default;
-  // The index points into jobs_ and into its own nodes: a copy would point into the
-  // original. A move keeps every node where it is, so it is safe.
   Ledger(const Ledger&) = delete;
   Ledger& operator=(const Ledger&) = delete;
   Ledger(Ledger&&) = default;
@@ -100,17 +98,72 @@ class Ledger {
 
   using Key = std::pair<std::string, std::string>;  // queue, id
   // Orders keys and (queue, id) views alike, so lookups build no strings: by queue, then
-  // id. One three-way compare of the queues (a tuple's < compares each pair both ways).
+  // id, each in byte order (unsigned, as std::string compares). Names are a few bytes, so
+  // an inline loop beats the two memcmp calls a string compare makes.
   struct KeyLess {
     using is_transparent = void;
     template <class A, class B>
     bool operator()(const A& a, const B& b) const {
-      const int queues = std::string_view(a.first).compare(std::string_view(b.first));
-      return queues != 0 ? queues < 0 : std::string_view(a.second) < std::string_view(b.second);
+      const int queues = compare(a.first, b.first);
+      return queues != 0 ? queues < 0 : compare(a.second, b.second) < 0;
+    }
+    static int compare(std::string_view a, std::string_view b) {
+      const std::size_t n = a.size() < b.size() ? a.size() : b.size();
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto x = static_cast<unsigned char>(a[i]), y = static_cast<unsigned char>(b[i]);
+        if (x != y) return x < y ? -1 : 1;
+      }
+      return a.size() == b.size() ? 0 : (a.size() < b.size() ? -1 : 1);
     }
   };
-  using Jobs = std::map<Key, JobTruth, KeyLess>;
-  const Jobs& jobs() const { return jobs_; }
+
+ private:
+  // A key number stands for one (queue, id) for the life of the ledger; its slot also
+  // holds the model's job, so a new job costs no node of its own.
+  struct Slot {
+    Key key;
+    std::uint64_t hash = 0;  // hash(key), kept for growing table_
+    bool held = false;       // the model holds this job
+    JobTruth job;            // meaningful while held
+  };
+
+ public:
+  // The jobs the model holds, in key order, as (key, job) pairs: what iterating a
+  // std::map<Key, JobTruth> listed. A view: valid until the ledger next changes.
+  class Jobs {
+   public:
+    using value_type = std::pair<const Key&, const JobTruth&>;
+    class iterator {
+     public:
+      value_type operator*() const { return {slots_[*at_].key, slots_[*at_].job}; }
+      iterator& operator++() {
+        ++at_;
+        return *this;
+      }
+      bool operator==(const iterator& other) const { return at_ == other.at_; }
+
+     private:
+      friend class Jobs;
+      iterator(const Slot* slots, const std::uint32_t* at) : slots_(slots), at_(at) {}
+      const Slot* slots_;
+      const std::uint32_t* at_;
+    };
+    iterator begin() const { return {slots_, order_->data()}; }
+    iterator end() const { return {slots_, order_->data() + order_->size()}; }
+    std::size_t size() const { return order_->size(); }
+    bool empty() const { return order_->empty(); }
+    bool contains(const Key& key) const;
+    // Same keys in the same order, with equal jobs.
+    bool operator==(const Jobs& other) const;
+
+   private:
+    friend class Ledger;
+    Jobs(const Slot* slots, const std::vector<std::uint32_t>* order) : slots_(slots), order_(order) {}
+    const Slot* slots_;
+    const std::vector<std::uint32_t>* order_;
+  };
+  Jobs jobs() const { return Jobs(slots_.data(), &order_); }
+  // Valid until the ledger next changes.
   const JobTruth* job(std::string_view queue, std::string_view id) const;
   // Jobs neither done nor dead, lane rows aside: what the liveness phase waits for. Kept
   // as a count so the driver need not scan every job after every event.
@@ -137,36 +190,14 @@ class Ledger {
     std::uint32_t key = 0;     // key number
     std::int64_t token = 0;    // CLAIM: the token granted
   };
-  // A key number stands for one (queue, id) for the life of the ledger.
-  struct Slot {
-    const Key* key = nullptr;  // in index_ (its nodes do not move)
-    JobTruth* job = nullptr;   // its node in jobs_, or null while the model holds no such job
-  };
-  // Hashes keys and (queue, id) views alike, so lookups build no strings. Only looked up,
-  // never iterated: no order depends on a hash.
-  struct KeyHash {
-    using is_transparent = void;
-    using View = std::pair<std::string_view, std::string_view>;
-    std::size_t operator()(const Key& k) const { return hash(k.first, k.second); }
-    std::size_t operator()(const View& k) const { return hash(k.first, k.second); }
-    // FNV-1a over the queue, a separator and the id, inline: names are a few bytes, and
-    // two out-of-line std::hash calls per lookup cost more than the probe.
-    static std::size_t hash(std::string_view queue, std::string_view id) {
-      std::uint64_t h = 14695981039346656037ULL;
-      for (const char c : queue) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-      h = (h ^ 0xffU) * 1099511628211ULL;  // "ab"+"c" and "a"+"bc" differ
-      for (const char c : id) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-      return static_cast<std::size_t>(h);
-    }
-  };
-  struct KeyEq {
-    using is_transparent = void;
-    template <class A, class B>
-    bool operator()(const A& a, const B& b) const {
-      return std::string_view(a.first) == std::string_view(b.first) &&
-             std::string_view(a.second) == std::string_view(b.second);
-    }
-  };
+  // FNV-1a over the queue, a separator and the id, inline: names are a few bytes.
+  static std::uint64_t hash(std::string_view queue, std::string_view id) {
+    std::uint64_t h = 14695981039346656037ULL;
+    for (const char c : queue) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    h = (h ^ 0xffU) * 1099511628211ULL;  // "ab"+"c" and "a"+"bc" differ
+    for (const char c : id) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+    return h;
+  }
   struct NameHash {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
@@ -175,21 +206,29 @@ class Ledger {
   static Verb classify(std::string_view name);
   bool decode(const CallRecord& call, Verb verb, Event& event);
   std::uint32_t key_number(std::string_view queue, std::string_view id);
+  // The cell of table_ that holds (queue, id), or the empty cell where it would go.
+  std::size_t probe(std::string_view queue, std::string_view id, std::uint64_t h) const;
   std::uint32_t actor_number(std::string_view actor);
   // Applies item i of `event` (the items of one event go in order).
   void model(const Event& event, std::uint32_t i);
   JobTruth& adopt(std::uint32_t key, JobState state);
   void move(JobTruth& job, JobState to, std::int64_t call);
-  void forget(Slot& slot);  // the model no longer holds the slot's job
+  void forget(std::uint32_t key);  // the model no longer holds the key's job
+  // Where `key` is or would go in order_.
+  std::vector<std::uint32_t>::iterator order_at(std::uint32_t key);
   static bool is_open(const JobTruth& job) {
     return !job.lane && job.state != JobState::done && job.state != JobState::dead;
   }
 
-  Jobs jobs_;
+  std::vector<std::uint32_t> order_;  // the key numbers of the held jobs, in key order
   std::int64_t open_ = 0;  // jobs for which is_open()
   std::set<Key> ghosts_;
-  std::unordered_map<Key, std::uint32_t, KeyHash, KeyEq> index_;  // key -> key number
-  std::vector<Slot> slots_;                                       // by key number
+  // key -> key number, by open addressing: each cell is a key number + 1, or 0 when
+  // empty; a power of two in size, at most half full. A node-based map cost an
+  // allocation per new key and a division per lookup. Only looked up, never iterated:
+  // no order depends on a hash.
+  std::vector<std::uint32_t> table_;
+  std::vector<Slot> slots_;  // by key number
   std::unordered_map<std::string, std::uint32_t, NameHash, std::equal_to<>> actor_index_;
   std::vector<std::string> actors_;                               // by actor number
   std::vector<Event> events_;  // calls that moved the model, in order

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <charconv>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,50 @@ TEST(Args, non_integers_do_not_parse) {
                                "-9223372036854775809"sv, "99999999999999999999"sv,
                                "1\0"sv, "12345678901234567x"sv, "/"sv, ":"sv}) {
     EXPECT_EQ(parse_int64(bad), std::nullopt) << bad;
+  }
+}
+
+// The rules spelt out once more on top of std::from_chars, for the comparison below.
+std::optional<std::int64_t> reference_int64(std::string_view text) {
+  const bool negative = text.starts_with('-');
+  const std::string_view digits = text.substr(negative ? 1 : 0);
+  if (digits.empty() || digits[0] < '0' || digits[0] > '9') return std::nullopt;  // "-", "+1", " 1"
+  if (digits[0] == '0' && (digits.size() > 1 || negative)) return std::nullopt;  // "01", "-0"
+  std::int64_t value = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (ec != std::errc() || end != text.data() + text.size()) return std::nullopt;
+  return value;
+}
+
+// The inline fast path and the checked parser agree with the reference on every shape:
+// signs, leading zeros, 1 to 21 digits (both sides of 18, the int64 bounds), stray bytes
+// at every position.
+TEST(Args, integer_parsers_agree_with_from_chars) {
+  std::vector<std::string> inputs = {"", "-", "--1", "+1", "0", "-0", "00", "-00", "01",
+                                     "9223372036854775807", "9223372036854775808",
+                                     "-9223372036854775808", "-9223372036854775809",
+                                     "18446744073709551616", "-18446744073709551616"};
+  std::uint64_t state = 12345;
+  auto next = [&] {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return state >> 33;
+  };
+  const std::string_view odd = " +-.x/:0\x00\xff"sv;
+  for (int len = 1; len <= 21; ++len) {
+    for (int round = 0; round < 400; ++round) {
+      std::string digits;
+      for (int i = 0; i < len; ++i) digits += static_cast<char>('0' + next() % 10);
+      if (round % 4 == 0) digits[0] = static_cast<char>('1' + next() % 9);
+      if (round % 8 == 1) digits[0] = '0';
+      if (round % 16 == 2) digits[next() % digits.size()] = odd[next() % odd.size()];
+      if (round % 32 == 3) digits = std::string(static_cast<std::size_t>(len), '9');
+      inputs.push_back(digits);
+      inputs.push_back("-" + digits);
+    }
+  }
+  for (const std::string& text : inputs) {
+    EXPECT_EQ(parse_int64(text), reference_int64(text)) << text;
+    EXPECT_EQ(parse_int64_checked(text), reference_int64(text)) << text;
   }
 }
 
@@ -117,6 +163,20 @@ TEST(Args, equals_ignore_case_folds_ascii_letters_only) {
   EXPECT_FALSE(equals_ignore_case("[", "{"));
   EXPECT_FALSE(equals_ignore_case("\x0d", "-"));
   EXPECT_FALSE(equals_ignore_case("\xc1", "\xe1"));
+  // the last byte is checked first: a case pair there, a mismatch before it, and back
+  EXPECT_TRUE(equals_ignore_case("EMQ.CLAIm", "emq.claiM"));
+  EXPECT_FALSE(equals_ignore_case("EMQ.STATs", "EMQ.CLAIS"));
+  EXPECT_FALSE(equals_ignore_case("x[a", "x{A"));
+  EXPECT_FALSE(equals_ignore_case("EMQ.CLAIM", "EMQ.CLAI@"));
+  // names of 8 bytes and more are compared a word at a time first
+  EXPECT_TRUE(equals_ignore_case("EMQ.STALLED.CHECK", "EMQ.STALLED.CHECK"));
+  EXPECT_TRUE(equals_ignore_case("EMQ.STALLED.CHECK", "emq.STALLED.CHECK"));
+  EXPECT_TRUE(equals_ignore_case("EMQ.STALLED.CHECK", "EMQ.STALLEd.CHECK"));
+  EXPECT_TRUE(equals_ignore_case("EMQ.STALLED.CHECK", "EMQ.STALLED.CHECk"));
+  EXPECT_FALSE(equals_ignore_case("EMQ.STALLED.CHECK", "EMQ.STALLED_CHECK"));
+  EXPECT_FALSE(equals_ignore_case("EMQ.STALLED.CHECK", "FMQ.STALLED.CHECK"));
+  EXPECT_FALSE(equals_ignore_case("EMQ.STALLED.CHECK", "EMQ.STALLED.CHECX"));
+  EXPECT_FALSE(equals_ignore_case("EMQ.FAIL", "EMQ.FAI@"));
 }
 
 TEST(Keys, every_key_of_a_queue_carries_its_hash_tag) {

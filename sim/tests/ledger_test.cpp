@@ -206,6 +206,33 @@ TEST(Ledger, jobs_are_listed_by_queue_then_id_in_byte_order) {
   for (const auto& [key, job] : ledger.jobs()) order.push_back(key.first + "/" + key.second);
   EXPECT_EQ(order, (std::vector<std::string>{"Q/a", "Q/j1", "Q/j10", "Q/j9", "q/a", "q/j1", "q/j10", "q/j9",
                                              "qq/a", "qq/j1", "qq/j10", "qq/j9", "r/a", "r/j1", "r/j10", "r/j9"}));
+  EXPECT_EQ(ledger.jobs().size(), 16U);
+  EXPECT_TRUE(ledger.jobs().contains({"qq", "j10"}));
+  EXPECT_FALSE(ledger.jobs().contains({"qq", "j2"}));
+  EXPECT_FALSE(ledger.jobs().contains({"s", "a"}));
+}
+
+// Bytes compare unsigned, as std::string does: a high byte sorts after ASCII. A job the
+// model forgets leaves the list and comes back in its place.
+TEST(Ledger, jobs_order_bytes_unsigned_and_survive_forgetting) {
+  Ledger ledger;
+  std::int64_t index = 0;
+  for (const char* id : {"\xff", "a", "\x01", "b"}) {
+    ++index;
+    ledger.apply(record(index, 1, "p", {"EMQ.ADD", "q", id, "x"}, Reply::integer(1))->rec);
+  }
+  auto listed = [&] {
+    std::vector<std::string> order;
+    for (const auto& [key, job] : ledger.jobs()) order.push_back(key.second);
+    return order;
+  };
+  EXPECT_EQ(listed(), (std::vector<std::string>{"\x01", "a", "b", "\xff"}));
+  ledger.apply(record(5, 1, "op", {"DEL", "emq:{q}:job:a"}, Reply::integer(1))->rec);
+  EXPECT_EQ(listed(), (std::vector<std::string>{"\x01", "b", "\xff"}));
+  EXPECT_FALSE(ledger.jobs().contains({"q", "a"}));
+  ledger.truncate(4);
+  EXPECT_EQ(listed(), (std::vector<std::string>{"\x01", "a", "b", "\xff"}));
+  EXPECT_EQ(ledger.job("q", "a")->state, JobState::pending);
 }
 
 }  // namespace
