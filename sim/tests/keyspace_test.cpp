@@ -137,6 +137,25 @@ TEST(Keyspace, zrange_by_rank_takes_negative_and_clamped_ranks_as_zrange) {
   EXPECT_EQ(Keyspace::zrange_by_rank(z, 0, -100), Pairs{});
 }
 
+// Zsets sit behind a pointer in the keyspace: a copy (a replica, an undo record) must own
+// its own, and a write through either side must not show in the other.
+TEST(Keyspace, a_copy_owns_its_zsets) {
+  Keyspace k;
+  k.zadd("z", 1, "a");
+  Keyspace copy = k;
+  k.zadd("z", 2, "b");
+  copy.zadd("z", 3, "c");
+  EXPECT_EQ(k.dump(), "\"z\" zset \"a\"@1 \"b\"@2\n");
+  EXPECT_EQ(copy.dump(), "\"z\" zset \"a\"@1 \"c\"@3\n");
+  copy = k;
+  k.zrem("z", "a");
+  EXPECT_EQ(copy.dump(), "\"z\" zset \"a\"@1 \"b\"@2\n");
+  Keyspace moved = std::move(copy);
+  EXPECT_EQ(moved.dump(), "\"z\" zset \"a\"@1 \"b\"@2\n");
+  k.set("z", "s");  // a string over a zset: the box goes
+  EXPECT_EQ(k.dump(), "\"z\" string \"s\"\n");
+}
+
 TEST(Keyspace, incr_counts_from_an_absent_key) {
   Keyspace k;
   EXPECT_EQ(k.incr("n"), 1);
