@@ -11,6 +11,10 @@
 
 namespace trafikey::sim {
 
+// A string's size plus the variant's index: no alternative makes entries bigger (a zset
+// inline made them ~184 bytes; see ZsetBox).
+static_assert(sizeof(Keyspace::Value) <= sizeof(std::string) + 8);
+
 namespace {
 constexpr std::size_t hash_fields_reserved = 8;
 
@@ -60,7 +64,8 @@ const Keyspace::Hash* Keyspace::hash_at(std::string_view key, bool& wrong) const
   return typed<Hash>(find(key), wrong);
 }
 const Keyspace::Zset* Keyspace::zset_at(std::string_view key, bool& wrong) const {
-  return typed<Zset>(find(key), wrong);
+  const ZsetBox* z = typed<ZsetBox>(find(key), wrong);
+  return z ? &**z : nullptr;
 }
 
 const std::string* Keyspace::hash_field(const Hash& hash, std::string_view field) {
@@ -152,7 +157,7 @@ std::int64_t Keyspace::hdel(std::string_view key, std::string_view field) {
 }
 
 std::int64_t Keyspace::zadd(std::string_view key, double score, std::string_view member) {
-  Zset& z = slot<Zset>(key);
+  Zset& z = *slot<ZsetBox>(key);
   // One probe finds or adds the member; the journal copies only the old score, so it may
   // hear of the write after the member's slot exists.
   auto [it, added] = z.scores.try_emplace(member);
@@ -172,7 +177,7 @@ std::int64_t Keyspace::zadd(std::string_view key, double score, std::string_view
 std::int64_t Keyspace::zrem(std::string_view key, std::string_view member) {
   Value* v = find_mut(key);
   if (!v) return 0;
-  Zset& z = std::get<Zset>(*v);
+  Zset& z = *std::get<ZsetBox>(*v);
   auto* it = z.scores.find(member);
   if (!it) return 0;
   if (journal_) journal_->member(key, member, &it->second);
@@ -236,7 +241,7 @@ std::string Keyspace::dump() const {
       }
     } else {
       out += " zset";
-      for (const auto& [score, member] : std::get<Zset>(v).order) {
+      for (const auto& [score, member] : std::get<ZsetBox>(v)->order) {
         out += ' ';
         out += quote_bytes(member);
         out += '@';

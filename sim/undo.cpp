@@ -108,7 +108,7 @@ void restore(Keyspace& data, std::string_view key, const Keyspace::Value& value)
   } else if (const auto* h = std::get_if<Keyspace::Hash>(&value)) {
     for (const auto& [field, v] : *h) data.hset(key, field, v);
   } else {
-    for (const auto& [score, member] : std::get<Keyspace::Zset>(value).order) {
+    for (const auto& [score, member] : std::get<Keyspace::ZsetBox>(value)->order) {
       data.zadd(key, score, member);
     }
   }
