@@ -4,12 +4,12 @@
 
 #include <array>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <optional>
 #include <span>
 #include <string_view>
 
+#include "core/bytes.h"
 #include "core/outcome.h"
 
 namespace trafikey {
@@ -69,19 +69,9 @@ Outcome<std::array<std::int64_t, 2>> parse_options(Args rest, std::span<const Op
 // without a call.
 inline bool equals_ignore_case(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
-  // Nearly always the name found is spelt exactly as the table's: 8 bytes at a time
-  // (the last word overlapping) confirm that in a few steps; anything else is folded.
-  const std::size_t n = a.size();
-  if (n >= 8) {
-    const auto word = [](const char* p) {
-      std::uint64_t w;
-      std::memcpy(&w, p, sizeof w);
-      return w;
-    };
-    bool same = true;
-    for (std::size_t i = 0; same && i + 8 < n; i += 8) same = word(a.data() + i) == word(b.data() + i);
-    if (same && word(a.data() + n - 8) == word(b.data() + n - 8)) return true;
-  }
+  // Nearly always the name found is spelt exactly as the table's: whole words confirm
+  // that in a few steps; anything else is folded.
+  if (a.size() >= 8 && StringEqual{}(a, b)) return true;
   // Command names are looked up this way on every call (the command tables, the ledger),
   // nearly always spelt the same case on both sides, so bytes that are equal outright go
   // by without folding; only differing bytes are checked as a case pair.

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "core/bytes.h"
+
 namespace trafikey::sim {
 
 namespace {
@@ -58,17 +60,6 @@ constexpr Word escapes_in(Word w) {
   return (control | high | zero_byte(w ^ (ones * '"')) | zero_byte(w ^ (ones * '\\'))) & highs;
 }
 
-template <class Word>
-Word load(const char* at) {
-  Word w;
-  std::memcpy(&w, at, sizeof w);
-  return w;
-}
-template <class Word>
-void store(char* at, Word w) {
-  std::memcpy(at, &w, sizeof w);
-}
-
 // Copies [s, s + n) to `p` a word at a time while no byte needs an escape, and returns how
 // many bytes it copied: all n, or fewer if one does (the bytes from there are then left
 // to the byte-at-a-time rule). Words overlap rather than fall back to single bytes: most
@@ -77,21 +68,21 @@ std::size_t copy_plain(char* p, const char* s, std::size_t n) {
   if (n >= 8) {
     std::size_t i = 0;
     for (; i + 8 <= n; i += 8) {
-      const auto w = load<std::uint64_t>(s + i);
+      const auto w = bytes::load8(s + i);
       if (escapes_in(w)) return i;
-      store(p + i, w);
+      bytes::store(p + i, w);
     }
     if (i == n) return n;
-    const auto last = load<std::uint64_t>(s + n - 8);
+    const auto last = bytes::load8(s + n - 8);
     if (escapes_in(last)) return i;
-    store(p + n - 8, last);
+    bytes::store(p + n - 8, last);
     return n;
   }
   if (n >= 4) {
-    const auto first = load<std::uint32_t>(s), last = load<std::uint32_t>(s + n - 4);
+    const auto first = bytes::load4(s), last = bytes::load4(s + n - 4);
     if (escapes_in(first | std::uint64_t{last} << 32)) return 0;  // both halves in one test
-    store(p, first);
-    store(p + n - 4, last);
+    bytes::store(p, first);
+    bytes::store(p + n - 4, last);
     return n;
   }
   return 0;

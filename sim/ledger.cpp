@@ -13,15 +13,6 @@ std::int64_t int_arg(std::string_view text, std::int64_t fallback) {
   return parse_int64(text).value_or(fallback);
 }
 
-// Names are a few bytes: an inline loop beats a memcmp call.
-bool same(std::string_view a, std::string_view b) {
-  if (a.size() != b.size()) return false;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    if (a[i] != b[i]) return false;
-  }
-  return true;
-}
-
 }  // namespace
 
 // The writers' names all differ in length, so one length switch and one compare classify
@@ -53,7 +44,7 @@ std::size_t Ledger::probe(std::string_view queue, std::string_view id, std::uint
     const std::uint32_t cell = table_[i];
     if (cell == 0) return i;
     const Slot& slot = slots_[cell - 1];
-    if (slot.hash == h && same(slot.key.second, id) && same(slot.key.first, queue)) return i;
+    if (slot.hash == h && StringEqual{}(slot.key.second, id) && StringEqual{}(slot.key.first, queue)) return i;
   }
 }
 

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "core/args.h"
+#include "core/bytes.h"
 #include "core/reply.h"
 #include "core/states.h"
 #include "sim/history.h"
@@ -190,18 +191,10 @@ class Ledger {
     std::uint32_t key = 0;     // key number
     std::int64_t token = 0;    // CLAIM: the token granted
   };
-  // FNV-1a over the queue, a separator and the id, inline: names are a few bytes.
+  // The key's hash: each name's, mixed so that ("ab", "c") and ("a", "bc") differ.
   static std::uint64_t hash(std::string_view queue, std::string_view id) {
-    std::uint64_t h = 14695981039346656037ULL;
-    for (const char c : queue) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-    h = (h ^ 0xffU) * 1099511628211ULL;  // "ab"+"c" and "a"+"bc" differ
-    for (const char c : id) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-    return h;
+    return StringHash{}(queue) * 0x9e3779b97f4a7c15ull + StringHash{}(id);
   }
-  struct NameHash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
-  };
 
   static Verb classify(std::string_view name);
   bool decode(const CallRecord& call, Verb verb, Event& event);
@@ -229,7 +222,7 @@ class Ledger {
   // no order depends on a hash.
   std::vector<std::uint32_t> table_;
   std::vector<Slot> slots_;  // by key number
-  std::unordered_map<std::string, std::uint32_t, NameHash, std::equal_to<>> actor_index_;
+  std::unordered_map<std::string, std::uint32_t, StringHash, StringEqual> actor_index_;
   std::vector<std::string> actors_;                               // by actor number
   std::vector<Event> events_;  // calls that moved the model, in order
   std::vector<Item> items_;    // the jobs the events name

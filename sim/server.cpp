@@ -40,13 +40,11 @@ bool has_control_byte(std::string_view s) {
   const char* p = s.data();
   const std::size_t n = s.size();
   auto word8 = [&](std::size_t at) {
-    std::uint64_t w;
-    std::memcpy(&w, p + at, 8);
+    const std::uint64_t w = bytes::load8(p + at);
     return ((w - ones * 14) & ~w & highs) != 0;
   };
   auto word4 = [&](std::size_t at) {
-    std::uint32_t w;
-    std::memcpy(&w, p + at, 4);
+    const std::uint32_t w = bytes::load4(p + at);
     const auto ones4 = static_cast<std::uint32_t>(ones), highs4 = static_cast<std::uint32_t>(highs);
     return ((w - ones4 * 14) & ~w & highs4) != 0;
   };
