@@ -13,6 +13,7 @@
 // The fingerprint is the SHA-256 (OpenSSL) of every byte written, newlines included.
 #pragma once
 
+#include <cassert>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -64,9 +65,13 @@ class History {
     // advance(bytes written).
     char* reserve(std::size_t n) {
       if (n > room()) grow(n);
+      reserved_ = n;
       return end_;
     }
-    void advance(std::size_t n) { end_ += n; }
+    void advance(std::size_t n) {
+      assert(n <= reserved_);  // a line wrote past the room it reserved (checked in Debug)
+      end_ += n;
+    }
     std::string_view view() const { return {data_.get(), static_cast<std::size_t>(end_ - data_.get())}; }
     std::size_t size() const { return static_cast<std::size_t>(end_ - data_.get()); }
     void clear() { end_ = data_.get(); }
@@ -77,6 +82,7 @@ class History {
     std::unique_ptr<char[]> data_;
     char* end_ = nullptr;
     char* limit_ = nullptr;
+    std::size_t reserved_ = 0;  // what the last reserve() asked for
   };
 
  private:
