@@ -155,43 +155,10 @@ RunPlan draw_plan(const PlanChoices& choices) {
 
 // ---- JSON
 
-std::string plan_json_generic(const RunPlan& plan) {
-  nlohmann::ordered_json j;
-  j["seed"] = plan.seed;
-  j["queue"] = plan.queue;
-  j["jobs"] = plan.jobs;
-  j["add_spread_ms"] = plan.add_spread_ms;
-  auto& workers = j["workers"] = nlohmann::ordered_json::array();
-  for (const auto& w : plan.workers) {
-    workers.push_back({{"offset_ms", w.offset_ms}, {"rate_per_mille", w.rate_per_mille}});
-  }
-  j["claim_count"] = plan.claim_count;
-  j["lease_ms"] = plan.lease_ms;
-  j["extend_at_per_mille"] = plan.extend_at_per_mille;
-  j["use_extends"] = plan.use_extends;
-  j["work_min_ms"] = plan.work_min_ms;
-  j["work_max_ms"] = plan.work_max_ms;
-  j["fail_per_mille"] = plan.fail_per_mille;
-  j["retry_per_mille"] = plan.retry_per_mille;
-  j["poll_ms"] = plan.poll_ms;
-  j["max_failures"] = plan.max_failures;
-  j["max_stalled"] = plan.max_stalled;
-  j["sweep_interval_ms"] = plan.sweep_interval_ms;
-  j["persistence"] = persistence_name(plan.persistence);
-  j["snapshot_interval_ms"] = plan.snapshot_interval_ms;
-  j["replication_lag_ms"] = plan.replication_lag_ms;
-  j["safety_ms"] = plan.safety_ms;
-  auto& faults = j["faults"] = nlohmann::ordered_json::array();
-  for (const auto& f : plan.faults) {
-    faults.push_back({{"at_ms", f.at_ms}, {"kind", fault_name(f.kind)}, {"amount", f.amount},
-                      {"target", f.target}});
-  }
-  return j.dump();
-}
 
 namespace {
 // Plain printable ASCII but '"' and '\\': what nlohmann writes as it is (it escapes the
-// rest in ways of its own, and refuses invalid UTF-8).
+// rest in ways of its own, and refuses invalid UTF-8, so the rest goes through it).
 bool json_plain(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return c >= 0x20 && c < 0x7f && c != '"' && c != '\\'; });
 }
@@ -223,9 +190,13 @@ class PlanWriter {
     out_.append(digits, static_cast<std::size_t>(std::to_chars(digits, digits + sizeof digits, n).ptr - digits));
     return *this;
   }
-  PlanWriter& string(std::string_view plain) {  // json_plain(plain) holds
+  PlanWriter& string(std::string_view text) {
+    if (!json_plain(text)) {  // only a queue name could need it: escaped as nlohmann does
+      out_.append(nlohmann::json(std::string(text)).dump());
+      return *this;
+    }
     out_ += '"';
-    out_.append(plain);
+    out_.append(text);
     out_ += '"';
     return *this;
   }
@@ -236,7 +207,6 @@ class PlanWriter {
 }  // namespace
 
 std::string plan_json(const RunPlan& plan) {
-  if (!json_plain(plan.queue)) return plan_json_generic(plan);
   std::string out;
   out.reserve(600 + 64 * plan.workers.size() + 80 * plan.faults.size());
   PlanWriter w(out);

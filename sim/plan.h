@@ -98,9 +98,6 @@ RunPlan draw_plan(const PlanChoices& choices);
 // One line of JSON, fields in a fixed order; parse_plan accepts exactly what plan_json
 // writes (and refuses anything else with a message naming the field).
 std::string plan_json(const RunPlan& plan);
-// The same text built as an nlohmann document: plan_json's fallback for queue names that
-// need escaping, and what tests hold plan_json's own writer to, byte for byte.
-std::string plan_json_generic(const RunPlan& plan);
 std::optional<RunPlan> parse_plan(std::string_view json, std::string* error);
 
 }  // namespace trafikey::sim
