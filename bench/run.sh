@@ -35,7 +35,7 @@ programs=(trafikey-bench-sim trafikey-bench-cycles trafikey-bench-extends trafik
 
 if [[ -z "$bin_dir" ]]; then
   cmake -S "$root" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-        -DTRAFIKEY_PARTS="module;bench" -DTRAFIKEY_REAL_SERVER_TESTS=ON >/dev/null
+        -DTRAFIKEY_REAL_SERVER_TESTS=ON >/dev/null
   cmake --build "$build_dir" -j "$(nproc)" --target trafikey "${programs[@]}"
   bin_dir="$build_dir/bin"
 fi

@@ -1,5 +1,5 @@
 // What every benchmark program shares (issue 8): a server with the module started through
-// the real-server harness (module/tests/real_server.h), pipelined hiredis connections (one
+// the real-server harness (module/harness/real_server.h), pipelined hiredis connections (one
 // per client thread), the scripted executor's scripts, clocks, and the one table printer.
 //
 // Measurements are throughput over a short window plus the server main thread's CPU time
@@ -24,7 +24,7 @@
 #include <vector>
 
 #include "bench/table.h"
-#include "module/tests/real_server.h"
+#include "module/harness/real_server.h"
 
 namespace trafikey::bench {
 

@@ -1,6 +1,5 @@
 #include "properties/scenario_export.h"
 
-#ifdef TRAFIKEY_WITH_SCENARIO
 
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -180,13 +179,3 @@ std::string export_scenario(const std::string& history_text, const std::vector<V
 
 }  // namespace trafikey::properties
 
-#else
-
-namespace trafikey::properties {
-
-// The scenario language (sim/scenario) is not built in: nothing to export to.
-std::string export_scenario(const std::string&, const std::vector<Violation>&) { return {}; }
-
-}  // namespace trafikey::properties
-
-#endif

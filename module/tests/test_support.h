@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/reply.h"
-#include "module/tests/real_server.h"
+#include "module/harness/real_server.h"
 
 namespace trafikey::real::test {
 

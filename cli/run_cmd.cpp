@@ -4,12 +4,10 @@
 #include <fstream>
 #include <iostream>
 
-#include "sim/cli/commands.h"
+#include "cli/commands.h"
 #include "sim/plan.h"
 #include "sim/run.h"
-#ifdef TRAFIKEY_WITH_REPORTS
 #include "reports/report.h"
-#endif
 
 namespace trafikey::cli {
 
@@ -43,9 +41,7 @@ void add_run(CLI::App& app) {
                   "Fault kinds, comma-separated: restart,failover,clock,death,pause,lost-reply,epoch");
   cmd->add_option("--persistence", args->persistence, "always | everysec | snapshot | none (default always)");
   cmd->add_option("--out", args->out, "Directory for history.jsonl")->required();
-#ifdef TRAFIKEY_WITH_REPORTS
   cmd->add_option("--report", args->report, "Also write an HTML report of the run (OUT.html)");
-#endif
   cmd->callback([args] {
     sim::PlanChoices choices;
     choices.seed = args->seed;
@@ -94,7 +90,6 @@ void add_run(CLI::App& app) {
               << "faults   " << counts(summary.faults) << "\n"
               << "verdicts " << counts(summary.verdicts) << "\n"
               << "fingerprint " << summary.fingerprint << "\n";
-#ifdef TRAFIKEY_WITH_REPORTS
     if (!args->report.empty()) {
       reports::ReportInput input;
       input.name = input.source = path;
@@ -107,7 +102,6 @@ void add_run(CLI::App& app) {
       }
       std::cout << "report   " << args->report << "\n";
     }
-#endif
     exit_status() = summary.outcome == "drained" ? 0 : 1;
   });
 }

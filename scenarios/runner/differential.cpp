@@ -1,4 +1,4 @@
-#include "sim/scenario/differential.h"
+#include "scenarios/runner/differential.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "module/runner/run_real.h"
+#include "scenarios/runner/run_real.h"
 
 #include <algorithm>
 #include <chrono>
@@ -12,11 +12,11 @@
 #include "core/args.h"
 #include "core/epoch.h"
 #include "core/keys.h"
-#include "module/tests/real_server.h"
+#include "module/harness/real_server.h"
 #include "sim/keyspace.h"
-#include "sim/scenario/differential.h"
+#include "scenarios/runner/differential.h"
 #include "sim/scenario/notation.h"
-#include "sim/scenario/run_sim.h"
+#include "scenarios/runner/run_sim.h"
 #include "sim/scenario/write.h"
 
 namespace trafikey::scenario {

@@ -9,9 +9,9 @@
 #include "properties/scenario_export.h"
 #include "sim/plan.h"
 #include "sim/run.h"
-#include "sim/scenario/differential.h"
+#include "scenarios/runner/differential.h"
 #include "sim/scenario/parse.h"
-#include "sim/scenario/run_sim.h"
+#include "scenarios/runner/run_sim.h"
 #include "sim/scenario/write.h"
 
 namespace trafikey::scenario {

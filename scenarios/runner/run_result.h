@@ -1,5 +1,5 @@
 // RunResult: what running one scenario gave, whichever server ran it (the simulated one,
-// sim/scenario/run_sim.h, or a real one, module/runner/run_real.h).
+// scenarios/runner/run_sim.h, or a real one, scenarios/runner/run_real.h).
 //
 // A run walks the steps in order and stops at the first step whose expectation does not
 // hold; that step is the failure, quoted with its source line, what the file expected and

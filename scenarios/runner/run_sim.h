@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "properties/checker.h"
-#include "sim/scenario/run_result.h"
+#include "scenarios/runner/run_result.h"
 #include "sim/scenario/scenario.h"
 
 namespace trafikey::scenario {

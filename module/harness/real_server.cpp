@@ -1,4 +1,4 @@
-#include "module/tests/real_server.h"
+#include "module/harness/real_server.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>

@@ -5,7 +5,7 @@
 
 #include "reports/load.h"
 #include "reports/report.h"
-#include "sim/cli/commands.h"
+#include "cli/commands.h"
 
 namespace trafikey::cli {
 

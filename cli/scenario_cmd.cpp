@@ -11,15 +11,11 @@
 
 #include "core/args.h"
 #include "properties/checker.h"
-#include "sim/cli/commands.h"
+#include "cli/commands.h"
 #include "sim/scenario/parse.h"
-#include "sim/scenario/run_sim.h"
-#ifdef TRAFIKEY_WITH_REAL_SERVER
-#include "module/runner/run_real.h"
-#endif
-#ifdef TRAFIKEY_WITH_REPORTS
+#include "scenarios/runner/run_sim.h"
+#include "scenarios/runner/run_real.h"
 #include "reports/report.h"
-#endif
 
 namespace trafikey::cli {
 
@@ -65,7 +61,6 @@ std::optional<scenario::Scenario> load(const std::string& file, Counts& counts) 
   return out;
 }
 
-#ifdef TRAFIKEY_WITH_REPORTS
 reports::ReportInput report_input(const std::string& file, const scenario::RunResult& result) {
   reports::ReportInput input;
   input.name = input.source = file;
@@ -99,7 +94,6 @@ reports::ReportInput report_input(const std::string& file, const scenario::RunRe
   }
   return input;
 }
-#endif
 
 }  // namespace
 
@@ -108,9 +102,7 @@ int run_scenario_files(const std::vector<std::string>& files, const std::string&
   args.files = files;
   args.report = report_path;
   Counts counts;
-#ifdef TRAFIKEY_WITH_REPORTS
   std::vector<reports::ReportInput> inputs;
-#endif
   for (const std::string& file : args.files) {
     auto parsed = load(file, counts);
     if (!parsed) continue;
@@ -122,11 +114,8 @@ int run_scenario_files(const std::vector<std::string>& files, const std::string&
       std::cout << scenario::describe_failure(file, *result.failure);
       ++counts.failed;
     }
-#ifdef TRAFIKEY_WITH_REPORTS
     if (!args.report.empty()) inputs.push_back(report_input(file, result));
-#endif
   }
-#ifdef TRAFIKEY_WITH_REPORTS
   if (!args.report.empty()) {
     if (auto bad = reports::write_report(inputs, args.report); !bad.empty()) {
       std::cout << "--report: " << bad << "\n";
@@ -135,7 +124,6 @@ int run_scenario_files(const std::vector<std::string>& files, const std::string&
       std::cout << "report  " << args.report << "\n";
     }
   }
-#endif
   std::cout << counts.passed << " passed, " << counts.failed << " failed, " << counts.skipped << " skipped\n";
   if (counts.unparsed) return 2;
   return counts.failed > 0 ? 1 : 0;
@@ -143,7 +131,6 @@ int run_scenario_files(const std::vector<std::string>& files, const std::string&
 
 namespace {
 
-#ifdef TRAFIKEY_WITH_REAL_SERVER
 int run_on_real_server(const ScenarioArgs& args) {
   scenario::RealTarget target;
   if (!args.server_bin.empty()) {
@@ -191,7 +178,6 @@ int run_on_real_server(const ScenarioArgs& args) {
   if (counts.unparsed) return 2;
   return counts.failed > 0 ? 1 : 0;
 }
-#endif
 
 }  // namespace
 
@@ -203,7 +189,6 @@ void add_scenario(CLI::App& app) {
       "real server with the module. Exit 0 when every expectation held, 1 when one did not, 2 "
       "when a file does not parse; the last line is 'N passed, N failed, N skipped'");
   cmd->add_option("FILE", args->files, "Scenario files")->required();
-#ifdef TRAFIKEY_WITH_REAL_SERVER
   auto* server = cmd->add_option(
       "--server", args->server,
       "HOST:PORT of a running server with trafikey loaded; files with sim-only steps or "
@@ -219,12 +204,8 @@ void add_scenario(CLI::App& app) {
   cmd->add_flag("--differential", args->differential,
                 "Run each real-capable file on the sim and on the real server and require the same "
                 "replies and final keyspace (run_ids mapped by incarnation, server-time scores not compared)");
-#endif
-#ifdef TRAFIKEY_WITH_REPORTS
   cmd->add_option("--report", args->report, "Also write an HTML report of the sim runs (OUT.html)");
-#endif
   cmd->callback([args] {
-#ifdef TRAFIKEY_WITH_REAL_SERVER
     if (args->module_path.empty()) args->module_path = TRAFIKEY_MODULE_PATH;
     if (!args->server.empty() || !args->server_bin.empty()) {
       if (!args->report.empty()) {
@@ -240,7 +221,6 @@ void add_scenario(CLI::App& app) {
       exit_status() = 2;
       return;
     }
-#endif
     exit_status() = run_scenario_files(args->files, args->report);
   });
 }

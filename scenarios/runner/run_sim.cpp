@@ -1,4 +1,4 @@
-#include "sim/scenario/run_sim.h"
+#include "scenarios/runner/run_sim.h"
 
 #include <cmath>
 #include <optional>
@@ -6,7 +6,7 @@
 #include "core/keys.h"
 #include "sim/history.h"
 #include "sim/keyspace.h"
-#include "sim/scenario/differential.h"
+#include "scenarios/runner/differential.h"
 #include "sim/scenario/notation.h"
 #include "sim/scenario/write.h"
 #include "sim/world.h"

@@ -45,7 +45,7 @@
 #include <string>
 #include <string_view>
 
-#include "sim/scenario/run_result.h"
+#include "scenarios/runner/run_result.h"
 #include "sim/scenario/scenario.h"
 
 namespace trafikey::scenario {

@@ -3,8 +3,8 @@
 // observes there; and the differential check against the sim.
 #include <gtest/gtest.h>
 
-#include "module/runner/run_real.h"
-#include "module/tests/real_server.h"
+#include "scenarios/runner/run_real.h"
+#include "module/harness/real_server.h"
 #include "sim/scenario/parse.h"
 
 namespace trafikey::scenario {

@@ -8,9 +8,9 @@
 #include <string>
 
 #include "properties/scenario_export.h"
-#include "sim/cli/commands.h"
+#include "cli/commands.h"
 #include "sim/scenario/parse.h"
-#include "sim/scenario/run_sim.h"
+#include "scenarios/runner/run_sim.h"
 
 namespace trafikey::cli {
 

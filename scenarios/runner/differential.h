@@ -28,7 +28,7 @@
 
 #include "core/host.h"
 #include "core/reply.h"
-#include "sim/scenario/run_result.h"
+#include "scenarios/runner/run_result.h"
 #include "sim/scenario/scenario.h"
 
 namespace trafikey::scenario {

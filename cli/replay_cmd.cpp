@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "sim/cli/commands.h"
+#include "cli/commands.h"
 #include "sim/plan.h"
 #include "properties/checked_run.h"
 #include "sim/run.h"
@@ -76,12 +76,10 @@ void add_replay(CLI::App& app) {
       "line and the fingerprint match and no invariant breaks");
   cmd->add_option("FILE", *file, "A history written by run or campaign, or a scenario file (.scn), which runs on the sim")->required();
   cmd->callback([file] {
-#ifdef TRAFIKEY_WITH_SCENARIOS
     if (file->ends_with(".scn")) {  // a scenario file: run it on the sim
       exit_status() = run_scenario_files({*file}, "");
       return;
     }
-#endif
     std::ifstream in(*file, std::ios::binary);
     if (!in) {
       std::cerr << "trafikey-sim replay: cannot read " << *file << "\n";

@@ -1,4 +1,4 @@
-#include "sim/scenario/run_result.h"
+#include "scenarios/runner/run_result.h"
 
 #include "sim/scenario/notation.h"
 

@@ -1,7 +1,7 @@
 // trafikey-sim: the simulated world's command line (see README.md and --help).
 #include <cstdio>
 
-#include "sim/cli/commands.h"
+#include "cli/commands.h"
 
 namespace trafikey::cli {
 int& exit_status() {
@@ -17,13 +17,9 @@ int main(int argc, char** argv) {
   trafikey::cli::add_run(app);
   trafikey::cli::add_replay(app);
   trafikey::cli::add_campaign(app);
-#ifdef TRAFIKEY_WITH_REPORTS
   trafikey::cli::add_report(app);
-#endif
-#ifdef TRAFIKEY_WITH_SCENARIOS
   trafikey::cli::add_scenario(app);
   trafikey::cli::add_export(app);
-#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

@@ -10,10 +10,8 @@
 
 #include "properties/campaign.h"
 #include "properties/failure_files.h"
-#include "sim/cli/commands.h"
-#ifdef TRAFIKEY_WITH_REPORTS
+#include "cli/commands.h"
 #include "reports/report.h"
-#endif
 
 namespace trafikey::cli {
 
@@ -76,7 +74,6 @@ nlohmann::ordered_json to_json(const properties::CampaignResult& r, const Campai
   return j;
 }
 
-#ifdef TRAFIKEY_WITH_REPORTS
 // The campaign report: every run's history with its invariant table, the failure (shrunk)
 // first-class with its replay command.
 std::string write_campaign_report(const properties::CampaignResult& result, const std::string& path,
@@ -135,7 +132,6 @@ std::string write_campaign_report(const properties::CampaignResult& result, cons
   md += ".md";
   return reports::write_report(inputs, path, md);
 }
-#endif
 
 }  // namespace
 
@@ -156,10 +152,8 @@ void add_campaign(CLI::App& app) {
   cmd->add_option("--determinism-every", args->determinism_every,
                   "Run every Nth history twice and compare fingerprints (0: never; default 10)")
       ->check(CLI::Range(0, 1000000));
-#ifdef TRAFIKEY_WITH_REPORTS
   cmd->add_option("--report", args->report,
                   "Write a campaign report: OUT.html (coverage, run sizes, every run) and OUT.md");
-#endif
   cmd->callback([args] {
     properties::CampaignOptions options;
     options.runs = args->runs;
@@ -213,7 +207,6 @@ void add_campaign(CLI::App& app) {
               << "  verdicts" << row(result.verdicts, verdict_names) << "\n"
               << "  edges   " << row(result.edges, edge_names) << "\n";
     auto report = [&](const std::string& replay, const std::string& failure_history) {
-#ifdef TRAFIKEY_WITH_REPORTS
       if (args->report.empty()) return;
       const std::string error = write_campaign_report(result, args->report, replay, failure_history,
                                                       args->determinism_every);
@@ -222,9 +215,6 @@ void add_campaign(CLI::App& app) {
       } else {
         std::cout << "report not written: " << error << "\n";
       }
-#else
-      (void)replay, (void)failure_history;
-#endif
     };
     if (!result.failure) {
       std::cout << "summary  " << json_path.string() << "\n";
