@@ -1,4 +1,5 @@
 #include "bench/support.h"
+#include "core/text.h"
 #include "core/keys.h"
 
 #include <sys/utsname.h>
@@ -23,11 +24,9 @@ namespace trafikey::bench {
 namespace {
 
 std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("bench: cannot read " + path);
-  std::stringstream out;
-  out << in.rdbuf();
-  return out.str();
+  auto text = read_file(path);
+  if (!text) throw std::runtime_error("bench: cannot read " + path);
+  return std::move(*text);
 }
 
 // One "field:value" of an INFO text; empty when absent.

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "properties/campaign.h"
+#include "core/text.h"
 #include "properties/failure_files.h"
 #include "cli/commands.h"
 #include "reports/report.h"
@@ -236,9 +237,7 @@ void add_campaign(CLI::App& app) {
     const std::string replay =
         "trafikey-sim replay " + (files.scenario_path.empty() ? files.history_path : files.scenario_path);
     std::cout << "replay with:\n  " << replay << "\n";
-    std::string failure_history;
-    if (std::ifstream in{files.history_path}) failure_history.assign(std::istreambuf_iterator<char>(in), {});
-    report(replay, failure_history);
+    report(replay, read_file(files.history_path).value_or(""));
     std::cout << result.passed << " passed, 1 failed\n";
     exit_status() = 1;
   });

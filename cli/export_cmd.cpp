@@ -8,6 +8,7 @@
 #include <string>
 
 #include "properties/scenario_export.h"
+#include "core/text.h"
 #include "cli/commands.h"
 #include "sim/scenario/parse.h"
 #include "scenarios/runner/run_sim.h"
@@ -22,14 +23,12 @@ struct ExportArgs {
 };
 
 int export_history(const ExportArgs& args) {
-  std::ifstream in(args.history, std::ios::binary);
-  if (!in) {
+  const auto read = read_file(args.history);
+  if (!read) {
     std::cout << "trafikey-sim export: cannot read " << args.history << "\n";
     return 2;
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  const std::string history = buffer.str();
+  const std::string& history = *read;
   std::string text = properties::export_scenario(history, {});
   if (text.empty()) {
     std::cout << args.history << ": not a history the exporter reads (a plan or scenario header, "

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "cli/commands.h"
+#include "core/text.h"
 #include "sim/plan.h"
 #include "properties/checked_run.h"
 #include "sim/run.h"
@@ -80,15 +81,13 @@ void add_replay(CLI::App& app) {
       exit_status() = run_scenario_files({*file}, "");
       return;
     }
-    std::ifstream in(*file, std::ios::binary);
-    if (!in) {
+    const auto text = read_file(*file);
+    if (!text) {
       std::cerr << "trafikey-sim replay: cannot read " << *file << "\n";
       exit_status() = 2;
       return;
     }
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    exit_status() = replay_history(*file, buffer.str());
+    exit_status() = replay_history(*file, *text);
   });
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/args.h"
+#include "core/text.h"
 #include "properties/checker.h"
 #include "cli/commands.h"
 #include "sim/scenario/parse.h"
@@ -35,18 +36,10 @@ struct Counts {
   bool unparsed = false;
 };
 
-std::optional<std::string> read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
 // Reads and parses one file; on failure prints why (file and line), counts it as failed
 // and unparseable (exit 2) and answers nullopt.
 std::optional<scenario::Scenario> load(const std::string& file, Counts& counts) {
-  const auto text = read_text(file);
+  const auto text = read_file(file);
   std::optional<scenario::Scenario> out;
   if (!text) {
     std::cout << file << ": cannot read the file\n";

@@ -4,6 +4,7 @@
 
 #include "core/args.h"
 #include "core/epoch.h"
+#include "core/text.h"
 #include "core/keys.h"
 
 namespace trafikey::properties {
@@ -39,13 +40,6 @@ namespace {
 
 constexpr std::size_t violations_max = 20;
 
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) {
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-  }
-  return out;
-}
 
 const std::string* field(const Keyspace& data, const std::string& row, std::string_view name) {
   bool wrong = false;

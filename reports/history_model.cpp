@@ -1,6 +1,7 @@
 #include "reports/history_model.h"
 
 #include "core/keys.h"
+#include "core/text.h"
 
 #include <openssl/evp.h>
 
@@ -84,13 +85,6 @@ std::string sha256_hex(std::string_view text) {
 }
 
 namespace {
-
-std::string upper(std::string s) {
-  for (char& c : s) {
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 32);
-  }
-  return s;
-}
 
 std::optional<std::int64_t> to_int(const Json& v) {
   if (v.is_number_integer()) return v.get<std::int64_t>();

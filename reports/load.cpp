@@ -1,4 +1,5 @@
 #include "reports/load.h"
+#include "core/text.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -12,12 +13,10 @@ namespace fs = std::filesystem;
 namespace {
 
 bool read_file(const fs::path& path, std::string& text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  text = buffer.str();
-  return !in.bad();
+  auto bytes = trafikey::read_file(path.string());
+  if (!bytes) return false;
+  text = std::move(*bytes);
+  return true;
 }
 
 // The header's "kind" without parsing the whole line (the renderer validates it).

@@ -1,4 +1,5 @@
 #include "module/harness/real_server.h"
+#include "core/text.h"
 
 #include <arpa/inet.h>
 #include <fcntl.h>
@@ -72,11 +73,8 @@ int pick_free_port() {
   throw std::runtime_error("real_server: no free loopback port at or below 55535");
 }
 
-std::string read_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream out;
-  out << in.rdbuf();
-  return out.str();
+std::string read_file_or_empty(const std::filesystem::path& path) {
+  return read_file(path.string()).value_or("");
 }
 
 Reply to_reply(const redisReply* r) {
@@ -307,7 +305,7 @@ void RealServer::reap(std::chrono::milliseconds grace) {
 }
 
 std::string RealServer::log() const {
-  return read_file(dir_ / "server.log") + read_file(dir_ / "stdout.log");
+  return read_file_or_empty(dir_ / "server.log") + read_file_or_empty(dir_ / "stdout.log");
 }
 
 }  // namespace trafikey::real

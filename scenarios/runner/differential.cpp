@@ -4,6 +4,7 @@
 
 #include "core/args.h"
 #include "core/keys.h"
+#include "core/text.h"
 #include "sim/keyspace.h"
 #include "sim/plain.h"
 #include "sim/scenario/reply_pattern.h"
@@ -12,13 +13,6 @@ namespace trafikey::scenario {
 
 namespace {
 
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-  }
-  return out;
-}
 
 std::string queue_prefix(std::string_view queue) { return std::string(QueueKeys(queue).prefix()); }
 
