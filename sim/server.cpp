@@ -28,6 +28,7 @@ const Incarnation& SimServer::start(Outcome<std::string> run_id_read) {
   if (run_id_read.ok()) next.run_id = run_id_read.value();
   next.module_loaded = next.epoch.load(run_id_read).ok();
   incarnation_ = std::move(next);
+  scripting_.flush();  // a new process has an empty script cache
   return incarnation_;
 }
 
@@ -114,6 +115,7 @@ Reply SimServer::call(Args argv) {
   if (incarnation_.module_loaded) {
     if (const CommandSpec* spec = find_command(argv[0])) return execute(*this, *spec, argv);
   }
+  if (auto reply = scripting_.call(*this, argv)) return std::move(*reply);
   if (auto reply = run_plain(*this, argv)) return std::move(*reply);
   return unknown_command(argv);
 }

@@ -18,6 +18,7 @@
 #include "core/epoch.h"
 #include "core/host.h"
 #include "sim/keyspace.h"
+#include "sim/lua.h"
 
 namespace trafikey::sim {
 
@@ -60,8 +61,9 @@ class SimServer final : public Host, private Writer {
     write_denied_ = std::move(denied);
   }
 
-  // A client call: an EMQ verb (when the module is loaded) or one of the plain commands
-  // scenarios may use (sim/plain.h). Anything else is an unknown command.
+  // A client call: an EMQ verb (when the module is loaded), EVAL/EVALSHA/SCRIPT (sim/lua.h)
+  // or one of the plain commands scenarios may use (sim/plain.h). Anything else is an
+  // unknown command.
   Reply call(Args argv);
 
   const Keyspace& data() const { return *data_; }
@@ -101,6 +103,7 @@ class SimServer final : public Host, private Writer {
   Role role_ = Role::primary;
   std::function<bool(std::string_view)> write_denied_;
   std::int64_t writes_ = 0;
+  Scripting scripting_;  // the process's script cache
 };
 
 // The server's reply to a command it does not know, byte for byte:

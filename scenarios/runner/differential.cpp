@@ -1,6 +1,7 @@
 #include "scenarios/runner/differential.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "core/args.h"
 #include "core/keys.h"
@@ -41,6 +42,22 @@ ScenarioKeys scenario_keys(const Scenario& scenario) {
     const std::string verb = upper(call->argv[0]);
     if (verb.starts_with("EMQ.")) {
       if (valid_queue_name(call->argv[1])) keys.queues.insert(call->argv[1]);
+    } else if (verb == "EVAL" || verb == "EVALSHA") {
+      // EVAL BODY NUMKEYS KEY...: a key of a queue (emq:{q}:...) brings in the queue.
+      std::size_t numkeys = 0;
+      if (call->argv.size() > 2) numkeys = std::strtoull(call->argv[2].c_str(), nullptr, 10);
+      for (std::size_t i = 3; i < call->argv.size() && i < 3 + numkeys; ++i) {
+        const std::string& key = call->argv[i];
+        const std::size_t open = key.find('{'), close = key.find('}');
+        if (key.starts_with("emq:{") && close != std::string::npos && close > open &&
+            valid_queue_name(std::string_view(key).substr(open + 1, close - open - 1))) {
+          keys.queues.insert(key.substr(open + 1, close - open - 1));
+        } else {
+          keys.plain_keys.insert(key);
+        }
+      }
+    } else if (verb == "SCRIPT") {
+      continue;  // names no key
     } else if (verb == "DEL" || verb == "EXISTS") {
       keys.plain_keys.insert(call->argv.begin() + 1, call->argv.end());
     } else {

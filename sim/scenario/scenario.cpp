@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/commands.h"
+#include "sim/lua.h"
 #include "sim/plain.h"
 #include "sim/scenario/notation.h"
 
@@ -44,7 +45,8 @@ bool is_client_name(std::string_view name) {
 }
 
 bool is_known_verb(std::string_view name) {
-  return find_command(name) != nullptr || sim::is_plain_command(name);
+  return find_command(name) != nullptr || sim::is_plain_command(name) ||
+         sim::Scripting::handles(name);
 }
 
 namespace {

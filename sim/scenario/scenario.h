@@ -139,7 +139,8 @@ inline constexpr int reply_depth_max = 32;               // arrays nested in a p
 
 // A client is named by a plain word (notation.h) without ':'.
 bool is_client_name(std::string_view name);
-// An EMQ verb of the core's command table or a plain command of sim/plain.h, any case.
+// An EMQ verb of the core's command table, a plain command of sim/plain.h, or EVAL,
+// EVALSHA and SCRIPT (sim/lua.h); any case.
 bool is_known_verb(std::string_view name);
 
 // The first rule `scenario` breaks, as a message naming the step ("step 3: ..."), or
