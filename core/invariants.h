@@ -1,7 +1,8 @@
 // The ids of shared spec INVARIANTS.md, in the page's order: the one list the checker,
-// the properties, the scenario runner and the reports name invariants by. And Status,
+// the properties, the scenario runner and the reports name invariants by. And CheckStatus,
 // the one pass/fail vocabulary of a run, a scenario or an invariant (a sweep's judgement
-// of one member is a verdict: core/decide/sweep.h VerdictKind).
+// of one member is a verdict: core/decide/sweep.h VerdictKind). Not `Status`: that name is
+// core/outcome.h's Outcome<Ok>, the ok-or-error of a host operation.
 #pragma once
 
 #include <array>
@@ -24,16 +25,16 @@ inline constexpr std::array<std::string_view, 13> invariant_ids{
 //   not_judged  run, but nothing judged it (an invariant no check observed; a run whose
 //               history names no judged invariant)
 //   incomplete  the run did not finish (a history without its end line)
-enum class Status : std::uint8_t { passed, failed, skipped, not_judged, incomplete };
+enum class CheckStatus : std::uint8_t { passed, failed, skipped, not_judged, incomplete };
 
 // "passed", "failed", "skipped", "not judged", "incomplete".
-constexpr std::string_view status_name(Status status) {
+constexpr std::string_view status_name(CheckStatus status) {
   switch (status) {
-    case Status::passed: return "passed";
-    case Status::failed: return "failed";
-    case Status::skipped: return "skipped";
-    case Status::not_judged: return "not judged";
-    case Status::incomplete: return "incomplete";
+    case CheckStatus::passed: return "passed";
+    case CheckStatus::failed: return "failed";
+    case CheckStatus::skipped: return "skipped";
+    case CheckStatus::not_judged: return "not judged";
+    case CheckStatus::incomplete: return "incomplete";
   }
   return "?";
 }
