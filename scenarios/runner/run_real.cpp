@@ -12,6 +12,7 @@
 #include "core/args.h"
 #include "core/epoch.h"
 #include "core/keys.h"
+#include "core/text.h"
 #include "module/harness/real_server.h"
 #include "sim/keyspace.h"
 #include "scenarios/runner/differential.h"
@@ -28,14 +29,6 @@ using real::ServerConnection;
 
 constexpr auto connect_timeout = 2000ms;
 constexpr std::size_t scan_count = 1000;
-
-std::string upper(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-  }
-  return out;
-}
 
 // A MATCH pattern for keys starting with `prefix` (glob characters escaped).
 std::string glob_prefix(std::string_view prefix) {
@@ -98,17 +91,17 @@ class RealRunner {
           failure->line = step.line;
           failure->step = write_step(step);
           result.failure = std::move(*failure);
-          result.verdict = Verdict::failed;
+          result.status = CheckStatus::failed;
           break;
         }
       }
       result.final_keys = final_keys();
     } catch (const std::exception& e) {
-      result.verdict = Verdict::failed;
+      result.status = CheckStatus::failed;
       result.failure = StepFailure{step_ ? step_->line : 0, step_ ? write_step(*step_) : "(server start)",
                                    "a real server that answers", e.what(), {}};
     }
-    result.breaks = breaks_;
+    result.violations = violations_;
     result.judged = judged_;
     result.incarnations = static_cast<int>(real_ids_.size()) - 1;
     end();
@@ -254,7 +247,7 @@ class RealRunner {
   void fail(const std::string& id, const std::string& facts) {
     std::string where = step_ ? "line " + std::to_string(step_->line) + ", t=" + std::to_string(step_->time_ms)
                               : std::string("at start");
-    breaks_.push_back({id, id + " (" + where + ", real server): " + facts});
+    violations_.push_back({id, 0, 0, step_ ? step_->time_ms : 0, id + " (" + where + ", real server): " + facts});
   }
 
   struct SweepBefore {
@@ -469,10 +462,10 @@ class RealRunner {
 
   Failure act(const CheckInvariants&, RunResult&) {
     check_state();
-    if (breaks_.empty()) return std::nullopt;
-    std::string actual = breaks_.front().description;
-    if (breaks_.size() > 1) actual += " (and " + std::to_string(breaks_.size() - 1) + " more)";
-    return failed("every invariant a real server shows holds", actual, breaks_.front().invariant);
+    if (violations_.empty()) return std::nullopt;
+    std::string actual = violations_.front().facts;
+    if (violations_.size() > 1) actual += " (and " + std::to_string(violations_.size() - 1) + " more)";
+    return failed("every invariant a real server shows holds", actual, violations_.front().invariant);
   }
 
   std::map<std::string, std::string> final_keys() {
@@ -511,7 +504,7 @@ class RealRunner {
   std::map<std::string, ServerConnection> clients_;
   bool digest_ok_ = false;
   std::set<std::pair<std::string, std::string>> ghosts_;
-  std::vector<InvariantBreak> breaks_;
+  std::vector<properties::Violation> violations_;
   std::map<std::string, std::int64_t> judged_;
   std::chrono::steady_clock::time_point t0_;
   const Step* step_ = nullptr;
@@ -549,7 +542,7 @@ std::string real_skip_reason(const Scenario& scenario, const RealTarget& target)
 RunResult run_on_real(const Scenario& scenario, const RealTarget& target) {
   if (auto why = real_skip_reason(scenario, target); !why.empty()) {
     RunResult skipped;
-    skipped.verdict = Verdict::skipped;
+    skipped.status = CheckStatus::skipped;
     skipped.skip_reason = std::move(why);
     return skipped;
   }
@@ -559,17 +552,17 @@ RunResult run_on_real(const Scenario& scenario, const RealTarget& target) {
 RunResult run_differential(const Scenario& scenario, const RealTarget& target) {
   if (auto why = real_skip_reason(scenario, target); !why.empty()) return run_on_real(scenario, target);
   RunResult sim = run_on_sim(scenario, SimRunOptions{{}, false});
-  if (sim.verdict == Verdict::failed) {
+  if (sim.status == CheckStatus::failed) {
     sim.failure->step = "(on the sim) " + sim.failure->step;
     return sim;
   }
   RunResult real = run_on_real(scenario, target);
-  if (real.verdict == Verdict::failed) {
+  if (real.status == CheckStatus::failed) {
     real.failure->step = "(on the real server) " + real.failure->step;
     return real;
   }
   if (auto d = first_difference(sim, real, scenario_keys(scenario))) {
-    real.verdict = Verdict::failed;
+    real.status = CheckStatus::failed;
     std::string what = "sim and real server differ: " + d->what;
     for (const Step& step : scenario.steps) {
       if (d->line > 0 && step.line == d->line) what += " of " + write_step(step);
