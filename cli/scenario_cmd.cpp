@@ -66,12 +66,12 @@ reports::ReportInput report_input(const std::string& file, const scenario::RunRe
     row.id = info.id;
     auto judged = result.judged.find(row.id);
     if (judged != result.judged.end() && judged->second > 0) {
-      row.judgement = reports::Judgement::pass;
+      row.status = CheckStatus::passed;
       row.detail = "judged " + std::to_string(judged->second) + " times";
     }
     for (const auto& v : result.violations) {
       if (v.invariant == row.id) {
-        row.judgement = reports::Judgement::fail;
+        row.status = CheckStatus::failed;
         row.detail = v.describe();
         break;
       }
