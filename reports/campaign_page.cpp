@@ -71,7 +71,7 @@ std::string campaign_overview(const std::vector<RunView>& runs, const std::set<s
     out += "<tr><td class=\"n\">" + std::to_string(k) + "</td><td>" + name + "</td><td>" + status_badge(r.status) +
            "</td><td>" + esc(m.kind) + "</td><td class=\"n\">" + (seed ? std::to_string(*seed) : "") +
            "</td><td class=\"n\">" + std::to_string(m.calls.size()) + "</td><td class=\"n\">" +
-           std::to_string(m.jobs.size()) + "</td><td class=\"n\">" + std::to_string(m.end_t) + "</td><td>" +
+           std::to_string(m.jobs.size()) + "</td><td class=\"n\">" + std::to_string(m.end_true_ms) + "</td><td>" +
            esc(m.end_outcome.value_or("\u2014")) + "</td><td>" + esc(counts_text(faults_only(m))) + "</td><td>" +
            esc(counts_text(m.verdict_counts)) + "</td></tr>\n";
   }

@@ -71,7 +71,7 @@ FileDiff compare(const std::string& name, const RunModel& a, const RunModel& b) 
       if (!d.first_call) {
         d.first_call = LineDiff{same_call ? "reply" : "call", x.at.line, y.at.line, line_of(a, x), line_of(b, y)};
       }
-    } else if (!timing && (x.at.t != y.at.t || x.at.st != y.at.st || x.at.inc != y.at.inc)) {
+    } else if (!timing && (x.at.true_ms != y.at.true_ms || x.at.server_ms != y.at.server_ms || x.at.inc != y.at.inc)) {
       timing = LineDiff{"timing", x.at.line, y.at.line, line_of(a, x), line_of(b, y)};
     }
   }

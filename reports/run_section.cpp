@@ -149,7 +149,7 @@ std::string run_section(const RunView& r, std::size_t k, const ReportOptions& op
   fact("kind", esc(m.kind));
   if (auto s = m.seed()) fact("seed", "<code>" + std::to_string(*s) + "</code>");
   fact("fingerprint", "<code>" + m.fingerprint + "</code>");
-  std::string end = m.end_outcome ? esc(*m.end_outcome) + " at t=" + std::to_string(m.end_t) : "no end line";
+  std::string end = m.end_outcome ? esc(*m.end_outcome) + " at t=" + std::to_string(m.end_true_ms) : "no end line";
   if (m.end_outcome && !m.end_fields.empty()) {
     std::string f;
     for (auto it = m.end_fields.begin(); it != m.end_fields.end(); ++it) {
