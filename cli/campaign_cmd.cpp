@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "properties/campaign.h"
+#include "core/invariants.h"
 #include "core/text.h"
 #include "properties/failure_files.h"
 #include "cli/commands.h"
@@ -88,12 +89,12 @@ std::string write_campaign_report(const properties::CampaignResult& result, cons
       row.id = id;
       auto it = judged.find(row.id);
       if (it != judged.end() && it->second > 0) {
-        row.judgement = reports::Judgement::pass;
+        row.status = CheckStatus::passed;
         row.detail = "judged " + std::to_string(it->second) + " times";
       }
       for (const auto& v : violations) {
         if (v.invariant != row.id) continue;
-        row.judgement = reports::Judgement::fail;
+        row.status = CheckStatus::failed;
         row.detail = v.describe();
         row.history_line = v.history_line;
         break;
@@ -122,7 +123,7 @@ std::string write_campaign_report(const properties::CampaignResult& result, cons
     if (determinism_every > 0 && run.run % determinism_every == 0 && run.violations.empty()) {
       for (auto& row : *input.invariants) {
         if (row.id != "sim.determinism") continue;
-        row.judgement = reports::Judgement::pass;
+        row.status = CheckStatus::passed;
         row.detail = "run twice: the same fingerprint";
       }
     }

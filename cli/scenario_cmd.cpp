@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/args.h"
+#include "core/invariants.h"
 #include "core/text.h"
 #include "properties/checker.h"
 #include "cli/commands.h"
@@ -65,13 +66,13 @@ reports::ReportInput report_input(const std::string& file, const scenario::RunRe
     row.id = info.id;
     auto judged = result.judged.find(row.id);
     if (judged != result.judged.end() && judged->second > 0) {
-      row.judgement = reports::Judgement::pass;
+      row.status = CheckStatus::passed;
       row.detail = "judged " + std::to_string(judged->second) + " times";
     }
-    for (const auto& b : result.breaks) {
-      if (b.invariant == row.id) {
-        row.judgement = reports::Judgement::fail;
-        row.detail = b.description;
+    for (const auto& v : result.violations) {
+      if (v.invariant == row.id) {
+        row.status = CheckStatus::failed;
+        row.detail = v.describe();
         break;
       }
     }
@@ -100,7 +101,7 @@ int run_scenario_files(const std::vector<std::string>& files, const std::string&
     auto parsed = load(file, counts);
     if (!parsed) continue;
     const scenario::RunResult result = scenario::run_on_sim(*parsed, {file, !args.report.empty()});
-    if (result.verdict == scenario::Verdict::passed) {
+    if (result.status == CheckStatus::passed) {
       std::cout << "passed  " << file << "\n";
       ++counts.passed;
     } else {
@@ -146,20 +147,23 @@ int run_on_real_server(const ScenarioArgs& args) {
     if (!parsed) continue;
     const scenario::RunResult result = args.differential ? scenario::run_differential(*parsed, target)
                                                          : scenario::run_on_real(*parsed, target);
-    switch (result.verdict) {
-      case scenario::Verdict::passed:
+    switch (result.status) {
+      case CheckStatus::passed:
         std::cout << "passed  " << file << (args.differential ? " (sim and real agree)" : "") << "\n";
         ++counts.passed;
         break;
-      case scenario::Verdict::failed:
+      case CheckStatus::failed:
         std::cout << scenario::describe_failure(file, *result.failure);
         ++counts.failed;
         break;
-      case scenario::Verdict::skipped:
+      case CheckStatus::skipped:
         std::cout << "skipped " << file << ": " << result.skip_reason << "\n";
         skipped.push_back(file);
         ++counts.skipped;
         break;
+      case CheckStatus::not_judged:
+      case CheckStatus::incomplete:
+        break;  // a scenario run is passed, failed or skipped
     }
   }
   if (!skipped.empty()) {

@@ -1,11 +1,13 @@
 // The baseline comparison: per history name present on both sides, what changed between
-// the two runs — the first differing call line, the verdicts, the final rows — and the
-// names present on one side only.
+// the two runs — the first differing call line, the sweep verdicts, the final rows — then
+// the candidate run in full (run_section.h, as a report shows it); and the names present
+// on one side only.
 #include <algorithm>
 #include <map>
 
 #include "reports/html.h"
 #include "reports/page.h"
+#include "reports/run_section.h"
 
 namespace trafikey::reports {
 
@@ -31,6 +33,7 @@ struct FileDiff {
   };
   std::vector<RowChange> rows;
   std::string old_outcome, new_outcome;
+  const RunView* candidate = nullptr;  // the candidate's run, shown in full when changed
 
   bool changed() const { return !identical; }
 };
@@ -68,7 +71,7 @@ FileDiff compare(const std::string& name, const RunModel& a, const RunModel& b) 
       if (!d.first_call) {
         d.first_call = LineDiff{same_call ? "reply" : "call", x.at.line, y.at.line, line_of(a, x), line_of(b, y)};
       }
-    } else if (!timing && (x.at.t != y.at.t || x.at.st != y.at.st || x.at.inc != y.at.inc)) {
+    } else if (!timing && (x.at.true_ms != y.at.true_ms || x.at.server_ms != y.at.server_ms || x.at.inc != y.at.inc)) {
       timing = LineDiff{"timing", x.at.line, y.at.line, line_of(a, x), line_of(b, y)};
     }
   }
@@ -123,11 +126,15 @@ FileDiff compare(const std::string& name, const RunModel& a, const RunModel& b) 
   return d;
 }
 
-std::string line_pair_html(const LineDiff& l) {
+// `run`: the candidate's run section on this page, whose line anchors the candidate's
+// line links to.
+std::string line_pair_html(const LineDiff& l, std::size_t run) {
   std::string out = "<p><b>first differing " + esc(l.what) + "</b></p><table class=\"diff\">";
   out += "<tr><th>baseline" + (l.old_line ? " line " + std::to_string(l.old_line) : std::string()) +
          "</th><td><code>" + esc(l.old_text) + "</code></td></tr>";
-  out += "<tr><th>candidate" + (l.new_line ? " line " + std::to_string(l.new_line) : std::string()) +
+  out += "<tr><th>candidate" +
+         (l.new_line ? " <a href=\"#" + line_anchor(run, l.new_line) + "\">line " + std::to_string(l.new_line) + "</a>"
+                     : std::string()) +
          "</th><td><code>" + esc(l.new_text) + "</code></td></tr></table>";
   return out;
 }
@@ -154,42 +161,44 @@ std::string summary_of(const FileDiff& d) {
 std::optional<Report> render_baseline_diff(const std::vector<ReportInput>& baseline,
                                            const std::vector<ReportInput>& candidate,
                                            const ReportOptions& options, std::string* error) {
-  auto parse_side = [&](const std::vector<ReportInput>& side, const char* label)
-      -> std::optional<std::map<std::string, RunModel>> {
-    std::map<std::string, RunModel> out;
+  // Both sides through view_run, as a report reads them: the candidate's runs are shown
+  // with the same run section.
+  auto view_side = [&](const std::vector<ReportInput>& side, const char* label)
+      -> std::optional<std::map<std::string, RunView>> {
+    std::map<std::string, RunView> out;
     for (const ReportInput& in : side) {
       std::string why;
-      auto m = parse_history(in.history_text, &why);
-      if (!m) {
-        const std::string& src = in.source.empty() ? in.name : in.source;
-        if (error) *error = std::string(label) + " " + src + ":" + (why.rfind("line ", 0) == 0 ? why.substr(5) : why);
+      auto view = view_run(in, &why);
+      if (!view) {
+        if (error) *error = std::string(label) + " " + why;
         return std::nullopt;
       }
-      out.emplace(in.name, std::move(*m));
+      out.emplace(in.name, std::move(*view));
     }
     return out;
   };
-  auto old_side = parse_side(baseline, "baseline");
+  auto old_side = view_side(baseline, "baseline");
   if (!old_side) return std::nullopt;
-  auto new_side = parse_side(candidate, "candidate");
+  auto new_side = view_side(candidate, "candidate");
   if (!new_side) return std::nullopt;
 
   std::vector<FileDiff> diffs;
   std::vector<std::string> only_old, only_new;
-  for (const auto& [name, m] : *old_side) {
+  for (const auto& [name, view] : *old_side) {
     auto it = new_side->find(name);
     if (it == new_side->end()) {
       only_old.push_back(name);
     } else {
-      diffs.push_back(compare(name, m, it->second));
+      diffs.push_back(compare(name, view.model, it->second.model));
+      diffs.back().candidate = &it->second;
     }
   }
-  for (const auto& [name, m] : *new_side) {
+  for (const auto& [name, view] : *new_side) {
     if (!old_side->count(name)) only_new.push_back(name);
   }
   const std::int64_t changed = std::count_if(diffs.begin(), diffs.end(), [](const FileDiff& d) { return d.changed(); });
   const bool none = changed == 0 && only_old.empty() && only_new.empty();
-  std::string verdict = none ? std::to_string(diffs.size()) + " histories compared, every one identical"
+  std::string summary = none ? std::to_string(diffs.size()) + " histories compared, every one identical"
                              : std::to_string(changed) + " of " + std::to_string(diffs.size()) +
                                    " histories differ" +
                                    (only_old.empty() ? "" : ", " + std::to_string(only_old.size()) + " only in the baseline") +
@@ -198,8 +207,9 @@ std::optional<Report> render_baseline_diff(const std::vector<ReportInput>& basel
   Report r;
   std::string& h = r.html;
   h = page_begin("trafikey baseline comparison");
-  h += "<header><h1>trafikey baseline comparison</h1>\n<p class=\"verdict-line status-" + std::string(none ? "pass" : "fail") +
-       "\"><b>" + (none ? "NO DIFFERENCES" : "CHANGED") + "</b> \u2014 " + esc(verdict) + "</p></header>\n";
+  h += "<header><h1>trafikey baseline comparison</h1>\n<p class=\"status-line status-" +
+       std::string(status_class(none ? CheckStatus::passed : CheckStatus::failed)) +
+       "\"><b>" + (none ? "NO DIFFERENCES" : "CHANGED") + "</b> \u2014 " + esc(summary) + "</p></header>\n";
   h += "<table class=\"files\"><tr><th>history</th><th>what changed</th></tr>\n";
   for (std::size_t i = 0; i < diffs.size(); ++i) {
     const FileDiff& d = diffs[i];
@@ -215,13 +225,13 @@ std::optional<Report> render_baseline_diff(const std::vector<ReportInput>& basel
     h += "<section id=\"diff-" + std::to_string(i) + "\"><h2>" + esc(d.name) + "</h2>\n<p>" + esc(summary_of(d)) + "</p>\n";
     h += "<h3>Replies</h3>\n";
     if (d.first_call) {
-      h += line_pair_html(*d.first_call);
+      h += line_pair_html(*d.first_call, i);
     } else {
       h += "<p>every call line is the same</p>";
-      if (d.first_other) h += line_pair_html(*d.first_other);
+      if (d.first_other) h += line_pair_html(*d.first_other, i);
     }
     h += "<h3>Verdicts</h3>\n";
-    h += d.first_verdict ? line_pair_html(*d.first_verdict) : "<p>the same verdicts, in the same order</p>";
+    h += d.first_verdict ? line_pair_html(*d.first_verdict, i) : "<p>the same verdicts, in the same order</p>";
     h += "<table><tr><th>kind</th><th>baseline</th><th>candidate</th></tr>";
     for (const auto& [k, v] : d.verdict_counts) {
       h += "<tr><td>" + esc(k) + "</td><td class=\"n\">" + std::to_string(v.first) + "</td><td class=\"n\">" +
@@ -238,12 +248,13 @@ std::optional<Report> render_baseline_diff(const std::vector<ReportInput>& basel
       }
       h += "</table>";
     }
-    h += "<p>outcome: " + esc(d.old_outcome) + " \u2192 " + esc(d.new_outcome) + "</p></section>\n";
+    h += "<p>outcome: " + esc(d.old_outcome) + " \u2192 " + esc(d.new_outcome) + "</p>\n";
+    h += "<h3>The candidate run</h3>\n" + run_section(*d.candidate, i, options) + "</section>\n";
   }
   h += page_end();
 
   std::string& md = r.markdown;
-  md = "**trafikey baseline comparison: " + std::string(none ? "no differences" : "CHANGED") + "** \u2014 " + verdict + "\n";
+  md = "**trafikey baseline comparison: " + std::string(none ? "no differences" : "CHANGED") + "** \u2014 " + summary + "\n";
   if (!none) {
     md += "\n| history | what changed |\n| --- | --- |\n";
     for (const FileDiff& d : diffs) {

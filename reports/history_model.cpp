@@ -25,22 +25,22 @@ std::string_view lease_end_name(LeaseEnd end) {
   return "?";
 }
 
-void ServerClockTrace::add(std::int64_t t, std::int64_t st, std::int64_t rate_per_mille) {
-  points_.push_back({t, st, rate_per_mille});
+void ServerClockTrace::add(std::int64_t true_ms, std::int64_t server_ms, std::int64_t rate_per_mille) {
+  points_.push_back({true_ms, server_ms, rate_per_mille});
 }
 
-std::optional<std::int64_t> ServerClockTrace::true_time_of(std::int64_t value_st,
+std::optional<std::int64_t> ServerClockTrace::true_time_of(std::int64_t value_server_ms,
                                                            std::size_t from) const {
   for (std::size_t i = from; i < points_.size(); ++i) {
     const Point& p = points_[i];
-    if (p.st >= value_st) return p.t;
+    if (p.server_ms >= value_server_ms) return p.true_ms;
     if (p.rate_per_mille <= 0) continue;
     // Between two lines the clock is linear at the rate in force (steps are lines).
-    const double dt = std::ceil(static_cast<double>(value_st - p.st) * 1000.0 /
+    const double wait_ms = std::ceil(static_cast<double>(value_server_ms - p.server_ms) * 1000.0 /
                                 static_cast<double>(p.rate_per_mille));
-    if (dt > 1e15) return std::nullopt;  // beyond any drawing
-    const std::int64_t reach = p.t + static_cast<std::int64_t>(dt);
-    if (i + 1 == points_.size() || reach <= points_[i + 1].t) return reach;
+    if (wait_ms > 1e15) return std::nullopt;  // beyond any drawing
+    const std::int64_t reach_ms = p.true_ms + static_cast<std::int64_t>(wait_ms);
+    if (i + 1 == points_.size() || reach_ms <= points_[i + 1].true_ms) return reach_ms;
   }
   return std::nullopt;
 }
@@ -185,7 +185,7 @@ void Builder::grant(const CallLine& c, const JobKey& job, std::int64_t token,
   l.job = job;
   l.token = token;
   l.lease_ms = lease_ms;
-  l.segments.push_back({c.at, c.index, c.verb, c.actor, c.at.st + lease_ms, std::nullopt, c.lost,
+  l.segments.push_back({c.at, c.index, c.verb, c.actor, c.at.server_ms + lease_ms, std::nullopt, c.lost,
                         false});
   m_.leases.push_back(std::move(l));
   Row& r = change(job);
@@ -198,7 +198,7 @@ void Builder::extend(const CallLine& c, const JobKey& job, std::int64_t token,
                      std::int64_t lease_ms) {
   row(job);
   if (Lease* l = open_lease(job, token)) {
-    l->segments.push_back({c.at, c.index, c.verb, c.actor, c.at.st + lease_ms, std::nullopt,
+    l->segments.push_back({c.at, c.index, c.verb, c.actor, c.at.server_ms + lease_ms, std::nullopt,
                            c.lost, false});
   }
 }
@@ -239,7 +239,7 @@ void Builder::call(const CallLine& c) {
     Row& r = change(job);
     r = Row{};
     r.s.state = "pending";
-    m_.added_t.emplace(job, c.at.t);
+    m_.added_true_ms.emplace(job, c.at.true_ms);
   } else if (c.verb == "EMQ.CLAIM" && a.size() >= 3 && c.reply.is_array()) {
     const std::int64_t lease_ms = num(2).value_or(0);
     for (const Json& item : c.reply) {
@@ -356,7 +356,7 @@ void Builder::finish() {
   for (const JobKey& job : m_.jobs) m_.one_queue = m_.one_queue && job.queue == m_.jobs.front().queue;
   for (Lease& l : m_.leases) {
     for (LeaseSegment& s : l.segments) {
-      s.deadline_t = m_.clock.true_time_of(s.deadline_st, static_cast<std::size_t>(s.at.line - 2));
+      s.deadline_true_ms = m_.clock.true_time_of(s.deadline_server_ms, static_cast<std::size_t>(s.at.line - 2));
     }
   }
 }
@@ -403,8 +403,8 @@ std::optional<RunModel> parse_history(std::string_view text, std::string* error)
     if (!j.is_object()) return fail(line, "expected a JSON object");
     At at{line, 0, 0, 0};
     std::int64_t inc = 0;
-    if (!read_int(j, "t", at.t)) return fail(line, "field \"t\" (true time) must be an integer");
-    if (!read_int(j, "st", at.st)) return fail(line, "field \"st\" (server time) must be an integer");
+    if (!read_int(j, "t", at.true_ms)) return fail(line, "field \"t\" (true time) must be an integer");
+    if (!read_int(j, "st", at.server_ms)) return fail(line, "field \"st\" (server time) must be an integer");
     if (!read_int(j, "inc", inc)) return fail(line, "field \"inc\" (incarnation) must be an integer");
     if (!j.contains("actor") || !j["actor"].is_string()) return fail(line, "field \"actor\" must be a string");
     int kinds = 0;
@@ -429,7 +429,7 @@ std::optional<RunModel> parse_history(std::string_view text, std::string* error)
       if (!read_int(j, "rate_per_mille", r)) return fail(line, "clock_rate needs integer \"rate_per_mille\"");
       rate = r;
     }
-    m.clock.add(at.t, at.st, rate);
+    m.clock.add(at.true_ms, at.server_ms, rate);
     parsed.push_back(std::move(j));
   }
 
@@ -441,7 +441,7 @@ std::optional<RunModel> parse_history(std::string_view text, std::string* error)
     At at{static_cast<std::int64_t>(i) + 2, j["t"].get<std::int64_t>(), j["st"].get<std::int64_t>(),
           static_cast<int>(j["inc"].get<std::int64_t>())};
     const std::string actor = j["actor"].get<std::string>();
-    m.end_t = at.t;
+    m.end_true_ms = at.true_ms;
     if (j.contains("call")) {
       CallLine c;
       c.at = at;

@@ -34,8 +34,8 @@ struct JobKey {
 // Where a line sits in time: true time, server time, incarnation, 1-based line number.
 struct At {
   std::int64_t line = 0;
-  std::int64_t t = 0;
-  std::int64_t st = 0;
+  std::int64_t true_ms = 0;    // the line's "t"
+  std::int64_t server_ms = 0;  // the line's "st"
   int inc = 0;
 };
 
@@ -72,8 +72,8 @@ struct LeaseSegment {
   std::int64_t call = 0;
   std::string verb;
   std::string actor;
-  std::int64_t deadline_st = 0;
-  std::optional<std::int64_t> deadline_t;  // true time the server clock reaches it; none: never
+  std::int64_t deadline_server_ms = 0;
+  std::optional<std::int64_t> deadline_true_ms;  // true time the server clock reaches it; none: never
   bool reply_lost = false;                 // the caller never saw this grant/extension
   bool rolled_back = false;                // a restart's persistence lost this call
 };
@@ -145,13 +145,13 @@ struct EdgeCount {
 // faults. Clock steps appear as two points at one true time.
 class ServerClockTrace {
  public:
-  void add(std::int64_t t, std::int64_t st, std::int64_t rate_per_mille);
-  // The first true time >= the point `from` at which the server clock reads >= value_st;
+  void add(std::int64_t true_ms, std::int64_t server_ms, std::int64_t rate_per_mille);
+  // The first true time >= the point `from` at which the server clock reads >= value_server_ms;
   // extrapolated past the last line at the last rate; none if the clock never gets there.
-  std::optional<std::int64_t> true_time_of(std::int64_t value_st, std::size_t from) const;
+  std::optional<std::int64_t> true_time_of(std::int64_t value_server_ms, std::size_t from) const;
   std::size_t size() const { return points_.size(); }
   struct Point {
-    std::int64_t t, st, rate_per_mille;
+    std::int64_t true_ms, server_ms, rate_per_mille;
   };
   const std::vector<Point>& points() const { return points_; }
 
@@ -176,7 +176,7 @@ struct RunModel {
   ServerClockTrace clock;
 
   std::vector<JobKey> jobs;  // in order of first appearance
-  std::map<JobKey, std::int64_t> added_t;
+  std::map<JobKey, std::int64_t> added_true_ms;
   std::map<JobKey, RowState> final_rows;
   std::map<EdgeKey, EdgeCount> edges;
 
@@ -188,7 +188,7 @@ struct RunModel {
   std::int64_t lost_replies = 0;
   std::int64_t error_replies = 0;
 
-  std::int64_t end_t = 0;  // last line's true time
+  std::int64_t end_true_ms = 0;  // last line's true time
   std::optional<std::string> end_outcome;
   Json end_fields;
 

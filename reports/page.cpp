@@ -8,15 +8,6 @@
 
 namespace trafikey::reports {
 
-std::string_view judgement_name(Judgement judgement) {
-  switch (judgement) {
-    case Judgement::pass: return "pass";
-    case Judgement::fail: return "fail";
-    case Judgement::not_judged: return "not judged";
-  }
-  return "not judged";
-}
-
 namespace {
 
 constexpr std::string_view css = R"CSS(
@@ -27,11 +18,11 @@ table{border-collapse:collapse;margin:6px 0}td,th{border:1px solid #d0d7de;paddi
 th{background:#f6f8fa}td.n{text-align:right;font-variant-numeric:tabular-nums}
 code,pre,.mono{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:12px}
 pre{background:#f6f8fa;padding:8px;overflow:auto}
-.verdict-line{font-size:16px;padding:8px 12px;border-radius:6px;border:1px solid;margin:8px 0}
-.status-fail{background:#ffebe9;border-color:#ff8182}.status-pass{background:#dafbe1;border-color:#4ac26b}
-.status-ok{background:#ddf4ff;border-color:#54aeff}.status-incomplete{background:#fff8c5;border-color:#d4a72c}
+.status-line{font-size:16px;padding:8px 12px;border-radius:6px;border:1px solid;margin:8px 0}
+.status-failed{background:#ffebe9;border-color:#ff8182}.status-passed{background:#dafbe1;border-color:#4ac26b}
+.status-not-judged{background:#ddf4ff;border-color:#54aeff}.status-incomplete{background:#fff8c5;border-color:#d4a72c}
 .badge{display:inline-block;padding:0 8px;border-radius:10px;font-size:12px;font-weight:600;border:1px solid}
-.j-pass{color:#1a7f37;font-weight:600}.j-fail{color:#cf222e;font-weight:700}.j-not{color:#656d76}
+.result-passed{color:#1a7f37;font-weight:600}.result-failed{color:#cf222e;font-weight:700}.result-not-judged{color:#656d76}
 .failure{border-left:4px solid #cf222e;background:#fff5f5;padding:8px 12px;margin:8px 0}
 .uncovered{color:#cf222e;font-weight:600}
 svg.timeline{max-width:100%;height:auto;font-family:inherit;display:block}
@@ -87,6 +78,26 @@ std::string page_begin(std::string_view title) {
 
 std::string page_end() { return "</body>\n</html>\n"; }
 
+std::string_view status_class(CheckStatus status) {
+  switch (status) {
+    case CheckStatus::passed: return "passed";
+    case CheckStatus::failed: return "failed";
+    case CheckStatus::skipped: return "skipped";
+    case CheckStatus::not_judged: return "not-judged";
+    case CheckStatus::incomplete: return "incomplete";
+  }
+  return "not-judged";
+}
+
+std::string status_badge(CheckStatus status) {
+  return "<span class=\"badge status-" + std::string(status_class(status)) + "\">" + esc(status_name(status)) +
+         "</span>";
+}
+
+std::string status_cell(CheckStatus status) {
+  return "<span class=\"result-" + std::string(status_class(status)) + "\">" + esc(status_name(status)) + "</span>";
+}
+
 bool write_text(const std::string& path, const std::string& text) {
   std::error_code ec;
   const auto parent = std::filesystem::path(path).parent_path();
@@ -119,12 +130,12 @@ std::optional<RunView> view_run(const ReportInput& input, std::string* error) {
   RunView v;
   v.input = &input;
   v.model = std::move(*model);
-  for (std::string_view id : invariant_ids) v.invariants.push_back({std::string(id), Judgement::not_judged, "", 0});
+  for (std::string_view id : invariant_ids) v.invariants.push_back({std::string(id), CheckStatus::not_judged, "", 0});
   auto slot = [&](const std::string& id) -> InvariantResult& {
     for (InvariantResult& r : v.invariants) {
       if (r.id == id) return r;
     }
-    v.invariants.push_back({id, Judgement::not_judged, "", 0});
+    v.invariants.push_back({id, CheckStatus::not_judged, "", 0});
     return v.invariants.back();
   };
   if (input.invariants) {
@@ -133,37 +144,37 @@ std::optional<RunView> view_run(const ReportInput& input, std::string* error) {
   const auto& failure = input.failure;
   if (failure && !failure->invariant.empty()) {
     InvariantResult& r = slot(failure->invariant);
-    if (r.judgement != Judgement::fail || r.detail.empty()) r.detail = failure->message;
+    if (r.status != CheckStatus::failed || r.detail.empty()) r.detail = failure->message;
     if (r.history_line == 0) r.history_line = failure->history_line;
-    r.judgement = Judgement::fail;
+    r.status = CheckStatus::failed;
   }
 
   std::int64_t failed = 0, passed = 0;
   std::string first_fail;
   for (const InvariantResult& r : v.invariants) {
-    if (r.judgement == Judgement::fail && failed++ == 0) first_fail = r.id;
-    if (r.judgement == Judgement::pass) ++passed;
+    if (r.status == CheckStatus::failed && failed++ == 0) first_fail = r.id;
+    if (r.status == CheckStatus::passed) ++passed;
   }
   static constexpr std::string_view ok_outcomes[] = {"drained", "passed", "pass", "ok", "done", "completed"};
   const auto& outcome = v.model.end_outcome;
   const bool outcome_ok =
       outcome && std::find(std::begin(ok_outcomes), std::end(ok_outcomes), *outcome) != std::end(ok_outcomes);
   if (failed > 0 || failure) {
-    v.status = "fail";
+    v.status = CheckStatus::failed;
     v.reason = first_fail.empty() ? (failure ? failure->message : "failed")
                                   : "invariant " + first_fail + " failed" +
                                         (failed > 1 ? " (and " + std::to_string(failed - 1) + " more)" : "");
   } else if (outcome && !outcome_ok) {
-    v.status = "fail";
+    v.status = CheckStatus::failed;
     v.reason = "the run ended " + *outcome;
   } else if (!outcome) {
-    v.status = "incomplete";
+    v.status = CheckStatus::incomplete;
     v.reason = "the history has no end line";
   } else if (passed > 0) {
-    v.status = "pass";
+    v.status = CheckStatus::passed;
     v.reason = "ended " + *outcome + ", " + std::to_string(passed) + " invariants passed";
   } else {
-    v.status = "ok";
+    v.status = CheckStatus::not_judged;
     v.reason = "ended " + *outcome + ", no invariant judged";
   }
   return v;

@@ -1,5 +1,7 @@
-// The parts every report page shares: the invariant ids, the page frame and its CSS, and
-// rendering one history (the per-run section) so the campaign and diff pages reuse it.
+// The parts every report page shares: the invariant ids, the page frame and its CSS, a
+// run's view (its history parsed, its invariant table resolved, its status) and how a
+// status is shown. One run in full is reports/run_section.h, which the report page (one
+// run or a campaign) and the baseline comparison both render.
 #pragma once
 
 #include "core/invariants.h"
@@ -21,14 +23,23 @@ using trafikey::invariant_ids;  // core/invariants.h
 std::string page_begin(std::string_view title);
 std::string page_end();
 
+// A status as the pages show it: its CSS class suffix ("passed", "not-judged", ...), a
+// badge (`<span class="badge status-passed">passed</span>`) and an invariant table cell
+// (`<span class="result-passed">passed</span>`).
+std::string_view status_class(CheckStatus status);
+std::string status_badge(CheckStatus status);
+std::string status_cell(CheckStatus status);
+
 // A run parsed, with its invariant table resolved (every id of invariant_ids, then any
 // other id the input named) and its status.
 struct RunView {
   const ReportInput* input = nullptr;
   RunModel model;
   std::vector<InvariantResult> invariants;
-  std::string status;  // "fail", "pass", "ok" (nothing judged), "incomplete" (no end line)
-  std::string reason;  // one line: why fail / what passed
+  // failed; passed (some invariant judged, none broken); not_judged (it ended well but
+  // nothing judged it); incomplete (the history has no end line).
+  CheckStatus status = CheckStatus::not_judged;
+  std::string reason;  // one line: why it failed / what passed
 };
 
 // nullopt and *error "SOURCE:LINE: what" when the history does not parse.

@@ -2,13 +2,18 @@
 //
 // A report reads histories (sim/history.h) and whatever the caller knows beyond them (a
 // failing invariant and how to reproduce it, an invariant table). The HTML has inline CSS
-// and SVG only: no script, no network. The Markdown fits a pull-request comment: a verdict
+// and SVG only: no script, no network. The Markdown fits a pull-request comment: a status
 // line, the invariant table, the counts and the path of the HTML. The same inputs give
 // the same bytes: nothing reads the clock, the environment (beyond whether Graphviz `dot`
 // is on PATH) or an unordered container. See shared design ARCHITECTURE "Reports".
 //
 // Errors are values: a history that does not parse yields "NAME:LINE: what", never an
 // exception.
+//
+// Where the code lives: page.h (the frame every page shares, a run's view and status),
+// run_section.h (one run in full, which the report and the baseline comparison both
+// render), campaign_page.h (the overview of several runs), markdown.h (the summary),
+// report.cpp (this entry: the report page put together), diff.cpp (the comparison).
 #pragma once
 
 #include <cstdint>
@@ -17,15 +22,14 @@
 #include <string_view>
 #include <vector>
 
-namespace trafikey::reports {
+#include "core/invariants.h"
 
-enum class Judgement : std::uint8_t { pass, fail, not_judged };
-std::string_view judgement_name(Judgement judgement);  // "pass", "fail", "not judged"
+namespace trafikey::reports {
 
 // One row of the invariant table (ids of shared spec INVARIANTS.md).
 struct InvariantResult {
   std::string id;
-  Judgement judgement = Judgement::not_judged;
+  CheckStatus status = CheckStatus::not_judged;  // passed, failed or not_judged
   std::string detail;             // one line, shown beside the result
   std::int64_t history_line = 0;  // 1-based line of the failing step; 0: none
 };
@@ -42,7 +46,7 @@ struct ReportInput {
   std::string name;          // the run's title; a file's path for files (matched by --baseline)
   std::string history_text;  // the whole JSON Lines text
   std::optional<FailureInfo> failure;
-  // Absent: every id shows "not judged" (except the failure's invariant, "fail").
+  // Absent: every id shows "not judged" (except the failure's invariant, "failed").
   std::optional<std::vector<InvariantResult>> invariants;
   std::string replay_command;  // how to rerun it, shown when non-empty
   std::string source;          // the file the text came from, for messages; empty: name
@@ -66,8 +70,9 @@ std::optional<Report> render_report(const std::vector<ReportInput>& inputs,
                                     const ReportOptions& options, std::string* error);
 
 // What changed from `baseline` to `candidate`, matching inputs by name: per name in both,
-// the first differing call line (reply, call or timing), the verdicts, the final rows;
-// names in only one are listed. Identical inputs report "no differences".
+// the first differing call line (reply, call or timing), the sweep verdicts, the final
+// rows, then the candidate run in full (the same run section as a report's); names in
+// only one are listed. Identical inputs report "no differences".
 std::optional<Report> render_baseline_diff(const std::vector<ReportInput>& baseline,
                                            const std::vector<ReportInput>& candidate,
                                            const ReportOptions& options, std::string* error);

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "core/states.h"
+#include "reports/html.h"
 
 namespace trafikey::reports {
 
@@ -161,6 +162,30 @@ std::optional<std::string> render_svg(const std::string& dot_text) {
   const std::size_t start = svg.find("<svg");
   if (start == std::string::npos) return std::nullopt;
   return svg.substr(start);
+}
+
+std::string state_graph_html(const std::map<EdgeKey, EdgeCount>& edges,
+                             const std::map<std::string, std::int64_t>& final_states, const std::string& id_prefix,
+                             bool use_dot) {
+  const StateGraph g = build_state_graph(edges, final_states);
+  const std::string dot = to_dot(g);
+  std::string out = "<div class=\"graph\">";
+  std::optional<std::string> svg = use_dot ? render_svg(dot) : std::nullopt;
+  if (svg) {
+    // Several graphs share a page: keep Graphviz's element ids apart.
+    std::string s = *svg;
+    for (std::size_t pos = 0; (pos = s.find(" id=\"", pos)) != std::string::npos; pos += 5) {
+      s.insert(pos + 5, id_prefix);
+    }
+    out += s;
+  } else {
+    out += "<p class=\"note\">Graphviz <code>dot</code> is not on PATH here: the graph as DOT text "
+           "(render it with <code>dot -Tsvg</code>).</p><pre>" + esc(dot) + "</pre>";
+  }
+  out += "</div><p class=\"note\">Edges of core/states.h with how often the history took them (and by which reply or "
+         "verdict); dashed: never taken; red: a change outside the allowed graph. Counts include changes a later "
+         "restart's persistence lost, since the server made them.</p>\n";
+  return out;
 }
 
 }  // namespace trafikey::reports

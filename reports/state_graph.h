@@ -48,4 +48,11 @@ std::optional<std::string> render_svg(const std::string& dot_text);
 // Whether an executable `dot` is on PATH.
 bool dot_available();
 
+// The graph as a page shows it: Graphviz's SVG when `use_dot` and `dot` is on PATH (its
+// element ids prefixed with `id_prefix`, since several graphs share a page), else the DOT
+// text; then a note on how to read it.
+std::string state_graph_html(const std::map<EdgeKey, EdgeCount>& edges,
+                             const std::map<std::string, std::int64_t>& final_states,
+                             const std::string& id_prefix, bool use_dot);
+
 }  // namespace trafikey::reports

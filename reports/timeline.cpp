@@ -32,7 +32,7 @@ std::int64_t nice_step(std::int64_t span) {
 }
 
 std::string at_text(const At& at) {
-  return "t=" + std::to_string(at.t) + " st=" + std::to_string(at.st) + " inc " +
+  return "t=" + std::to_string(at.true_ms) + " st=" + std::to_string(at.server_ms) + " inc " +
          std::to_string(at.inc);
 }
 
@@ -88,9 +88,9 @@ std::string verdict_meaning(const Verdict& v) {
 class Svg {
  public:
   Svg(const RunModel& m, const TimelineOptions& o) : m_(m), o_(o) {
-    const std::int64_t end = std::max<std::int64_t>(m.end_t, 100);
-    const std::int64_t step = nice_step(end);
-    domain_ = (end / step + 1) * step;  // the axis ends on a tick past the last line
+    const std::int64_t end_ms = std::max<std::int64_t>(m.end_true_ms, 100);
+    const std::int64_t step_ms = nice_step(end_ms);
+    domain_ms_ = (end_ms / step_ms + 1) * step_ms;  // the axis ends on a tick past the last line
     for (const JobKey& j : m.jobs) {
       if (rows_.size() >= o.jobs_max) break;
       rows_.emplace(j, rows_.size());
@@ -104,9 +104,9 @@ class Svg {
   std::string render();
 
  private:
-  double x(std::int64_t t) const {
-    const std::int64_t c = std::clamp<std::int64_t>(t, 0, domain_);
-    return left + (width - left - right) * static_cast<double>(c) / static_cast<double>(domain_);
+  double x(std::int64_t true_ms) const {
+    const std::int64_t c = std::clamp<std::int64_t>(true_ms, 0, domain_ms_);
+    return left + (width - left - right) * static_cast<double>(c) / static_cast<double>(domain_ms_);
   }
   double row_y(const JobKey& j) const { return rows_y + row_h * static_cast<double>(rows_.at(j)); }
   std::string link(std::int64_t line) const { return "#" + line_anchor(o_.run, line); }
@@ -126,7 +126,7 @@ class Svg {
 
   const RunModel& m_;
   const TimelineOptions& o_;
-  std::int64_t domain_ = 1;
+  std::int64_t domain_ms_ = 1;
   std::map<JobKey, std::size_t> rows_;
   double rows_h_ = row_h, strip_y_ = 0, axis_y_ = 0, height_ = 0;
   std::string out_;
@@ -150,13 +150,13 @@ void Svg::defs() {
 }
 
 void Svg::grid_and_axis() {
-  const std::int64_t step = nice_step(domain_ - 1);
+  const std::int64_t step_ms = nice_step(domain_ms_ - 1);
   out_ += "<g class=\"axis\">\n";
-  for (std::int64_t t = 0; t <= domain_; t += step) {
-    out_ += "<line class=\"grid\" x1=\"" + num(x(t)) + "\" y1=\"" + num(band_y) + "\" x2=\"" +
-            num(x(t)) + "\" y2=\"" + num(axis_y_) + "\"/>"
-            "<text class=\"tick\" x=\"" + num(x(t)) + "\" y=\"" + num(axis_y_ + 14) +
-            "\" text-anchor=\"middle\">" + esc(ms_label(t)) + "</text>\n";
+  for (std::int64_t tick_ms = 0; tick_ms <= domain_ms_; tick_ms += step_ms) {
+    out_ += "<line class=\"grid\" x1=\"" + num(x(tick_ms)) + "\" y1=\"" + num(band_y) + "\" x2=\"" +
+            num(x(tick_ms)) + "\" y2=\"" + num(axis_y_) + "\"/>"
+            "<text class=\"tick\" x=\"" + num(x(tick_ms)) + "\" y=\"" + num(axis_y_ + 14) +
+            "\" text-anchor=\"middle\">" + esc(ms_label(tick_ms)) + "</text>\n";
   }
   out_ += "<text class=\"axis-title\" x=\"" + num(width - right) + "\" y=\"" + num(axis_y_ + 26) +
           "\" text-anchor=\"end\">true time t (ms)</text>\n</g>\n";
@@ -166,10 +166,10 @@ void Svg::grid_and_axis() {
 void Svg::phases() {
   for (const auto& [at, name] : m_.phases) {
     if (name != "liveness") continue;
-    out_ += "<rect class=\"phase-liveness\" x=\"" + num(x(at.t)) + "\" y=\"" + num(rows_y) +
-            "\" width=\"" + num(x(domain_) - x(at.t)) + "\" height=\"" + num(rows_h_) +
+    out_ += "<rect class=\"phase-liveness\" x=\"" + num(x(at.true_ms)) + "\" y=\"" + num(rows_y) +
+            "\" width=\"" + num(x(domain_ms_) - x(at.true_ms)) + "\" height=\"" + num(rows_h_) +
             "\"><title>" + esc("liveness phase from " + at_text(at) + ": faults off") +
-            "</title></rect><text class=\"phase-label\" x=\"" + num(x(at.t) + 3) + "\" y=\"" +
+            "</title></rect><text class=\"phase-label\" x=\"" + num(x(at.true_ms) + 3) + "\" y=\"" +
             num(rows_y + rows_h_ - 3) + "\">liveness</text>\n";
   }
 }
@@ -179,7 +179,7 @@ void Svg::band() {
           num(band_y + 13) + "\" text-anchor=\"end\">incarnation</text>\n";
   for (std::size_t i = 0; i < m_.incarnations.size(); ++i) {
     const Incarnation& inc = m_.incarnations[i];
-    const std::int64_t until = i + 1 < m_.incarnations.size() ? m_.incarnations[i + 1].started.t : domain_;
+    const std::int64_t until_ms = i + 1 < m_.incarnations.size() ? m_.incarnations[i + 1].started.true_ms : domain_ms_;
     std::string title = "incarnation " + std::to_string(inc.number) + " (" + inc.cause + " at " +
                         at_text(inc.started) + "), run_id " + (inc.run_id.empty() ? "none" : inc.run_id) +
                         (inc.module_loaded ? ", module loaded" : ", module NOT loaded: EMQ verbs refused");
@@ -188,9 +188,9 @@ void Svg::band() {
     }
     const std::string fill = inc.module_loaded ? std::string(incarnation_colour(inc.number))
                                                : "url(#hatch-" + std::to_string(o_.run) + ")";
-    rect("inc", x(inc.started.t), x(until), band_y, band_h, fill, title, inc.started.line);
-    if (x(until) - x(inc.started.t) > 34) {
-      out_ += "<text class=\"inc-label\" x=\"" + num(x(inc.started.t) + 3) + "\" y=\"" +
+    rect("inc", x(inc.started.true_ms), x(until_ms), band_y, band_h, fill, title, inc.started.line);
+    if (x(until_ms) - x(inc.started.true_ms) > 34) {
+      out_ += "<text class=\"inc-label\" x=\"" + num(x(inc.started.true_ms) + 3) + "\" y=\"" +
               num(band_y + 13) + "\">" + std::to_string(inc.number) +
               (inc.module_loaded ? "" : " \u2205") + "</text>\n";
     }
@@ -208,13 +208,13 @@ void Svg::lease(const Lease& l) {
   for (std::size_t i = 0; i < n; ++i) {
     const LeaseSegment& s = l.segments[i];
     const bool last = i + 1 == n;
-    const std::int64_t next = !last ? l.segments[i + 1].at.t : (l.end != LeaseEnd::open ? l.ended.t : domain_);
-    const std::int64_t deadline = std::min(s.deadline_t.value_or(domain_), domain_);
-    const std::int64_t solid_end = std::min(deadline, next);
+    const std::int64_t next_ms = !last ? l.segments[i + 1].at.true_ms : (l.end != LeaseEnd::open ? l.ended.true_ms : domain_ms_);
+    const std::int64_t deadline_ms = std::min(s.deadline_true_ms.value_or(domain_ms_), domain_ms_);
+    const std::int64_t solid_end_ms = std::min(deadline_ms, next_ms);
     std::string title = who + ": " + (i == 0 ? "granted by " : "extended by ") + s.verb + " (" + s.actor +
                         ") at " + at_text(s.at) + ", lease " + std::to_string(l.lease_ms) +
-                        " ms, deadline st=" + std::to_string(s.deadline_st) +
-                        (s.deadline_t ? " (reached at t=" + std::to_string(*s.deadline_t) + ")"
+                        " ms, deadline st=" + std::to_string(s.deadline_server_ms) +
+                        (s.deadline_true_ms ? " (reached at t=" + std::to_string(*s.deadline_true_ms) + ")"
                                       : " (not reached in this history)") +
                         ", stamped by inc " + std::to_string(s.at.inc);
     if (s.reply_lost) title += "; REPLY LOST: the caller does not know it holds this lease";
@@ -226,22 +226,22 @@ void Svg::lease(const Lease& l) {
     std::string cls = i == 0 ? "lease" : "extension";
     if (s.reply_lost) cls += " lost";
     if (s.rolled_back) cls += " rolled-back";
-    if (last && deadline > next) {
-      rect("unused", x(next), x(deadline), y, h, incarnation_colour(s.at.inc),
-           who + ": deadline not used (st=" + std::to_string(s.deadline_st) + ")", s.at.line);
+    if (last && deadline_ms > next_ms) {
+      rect("unused", x(next_ms), x(deadline_ms), y, h, incarnation_colour(s.at.inc),
+           who + ": deadline not used (st=" + std::to_string(s.deadline_server_ms) + ")", s.at.line);
     }
-    if (last && deadline < next && l.end != LeaseEnd::superseded) {
-      out_ += "<line class=\"expired\" x1=\"" + num(x(deadline)) + "\" y1=\"" + num(y + h / 2) +
-              "\" x2=\"" + num(x(next)) + "\" y2=\"" + num(y + h / 2) + "\"><title>" +
-              esc(who + ": expired at t=" + std::to_string(deadline) + ", still in active until t=" +
-                  std::to_string(next)) +
+    if (last && deadline_ms < next_ms && l.end != LeaseEnd::superseded) {
+      out_ += "<line class=\"expired\" x1=\"" + num(x(deadline_ms)) + "\" y1=\"" + num(y + h / 2) +
+              "\" x2=\"" + num(x(next_ms)) + "\" y2=\"" + num(y + h / 2) + "\"><title>" +
+              esc(who + ": expired at t=" + std::to_string(deadline_ms) + ", still in active until t=" +
+                  std::to_string(next_ms)) +
               "</title></line>\n";
     }
     std::swap(out_, solid);
-    rect(cls.c_str(), x(s.at.t), x(solid_end), y, h, incarnation_colour(s.at.inc), title, s.at.line);
+    rect(cls.c_str(), x(s.at.true_ms), x(solid_end_ms), y, h, incarnation_colour(s.at.inc), title, s.at.line);
     if (i > 0) {
-      out_ += "<line class=\"ext-mark\" x1=\"" + num(x(s.at.t)) + "\" y1=\"" + num(y - 3) +
-              "\" x2=\"" + num(x(s.at.t)) + "\" y2=\"" + num(y + h + 3) + "\"/>\n";
+      out_ += "<line class=\"ext-mark\" x1=\"" + num(x(s.at.true_ms)) + "\" y1=\"" + num(y - 3) +
+              "\" x2=\"" + num(x(s.at.true_ms)) + "\" y2=\"" + num(y + h + 3) + "\"/>\n";
     }
     std::swap(out_, solid);
   }
@@ -258,7 +258,7 @@ void Svg::lease(const Lease& l) {
   }
   if (glyph) {
     ends_ += "<a href=\"" + link(l.ended.line) + "\"><text class=\"" + cls + "\" x=\"" +
-            num(x(l.ended.t) + 2) + "\" y=\"" + num(y + h - 1) + "\">" + glyph + "<title>" +
+            num(x(l.ended.true_ms) + 2) + "\" y=\"" + num(y + h - 1) + "\">" + glyph + "<title>" +
             esc(who + ": " + std::string(lease_end_name(l.end)) + " at " + at_text(l.ended)) +
             "</title></text></a>\n";
   }
@@ -281,7 +281,7 @@ void Svg::rows() {
             num(row_h) + "\"/><text class=\"row-label\" x=\"" + num(left - 6) + "\" y=\"" +
             num(y + 15) + "\" text-anchor=\"end\">" + esc(m_.job_label(j)) + "<title>" +
             esc(row_title) + "</title></text>\n";
-    if (auto a = m_.added_t.find(j); a != m_.added_t.end()) {
+    if (auto a = m_.added_true_ms.find(j); a != m_.added_true_ms.end()) {
       out_ += "<circle class=\"add\" cx=\"" + num(x(a->second)) + "\" cy=\"" + num(y + row_h / 2) +
               "\" r=\"2.5\"><title>" + esc(m_.job_label(j) + " added at t=" + std::to_string(a->second)) +
               "</title></circle>\n";
@@ -302,7 +302,7 @@ void Svg::marks() {
   out_ += "<g class=\"marks\">\n";
   for (const Refusal& r : m_.refusals) {
     if (!rows_.count(r.job)) continue;
-    out_ += "<a href=\"" + link(r.at.line) + "\"><circle class=\"refused\" cx=\"" + num(x(r.at.t)) +
+    out_ += "<a href=\"" + link(r.at.line) + "\"><circle class=\"refused\" cx=\"" + num(x(r.at.true_ms)) +
             "\" cy=\"" + num(row_y(r.job) + row_h / 2) + "\" r=\"3.5\"><title>" +
             esc(m_.job_label(r.job) + ": " + r.verb + " with token " + std::to_string(r.token) +
                 " answered 0 (the lease was not live) at " + at_text(r.at)) +
@@ -310,14 +310,14 @@ void Svg::marks() {
   }
   for (const RowEdit& e : m_.row_edits) {
     if (!rows_.count(e.job)) continue;
-    const double cx = x(e.at.t), cy = row_y(e.job) + row_h / 2;
+    const double cx = x(e.at.true_ms), cy = row_y(e.job) + row_h / 2;
     out_ += "<a href=\"" + link(e.at.line) + "\"><rect class=\"row-edit\" x=\"" + num(cx - 3.5) + "\" y=\"" +
             num(cy - 3.5) + "\" width=\"7\" height=\"7\"><title>" +
             esc(m_.job_label(e.job) + ": " + e.what + " at " + at_text(e.at)) + "</title></rect></a>\n";
   }
   for (const Verdict& v : m_.verdicts) {
     if (!rows_.count(v.job)) continue;
-    const double cx = x(v.at.t), cy = row_y(v.job) + row_h / 2;
+    const double cx = x(v.at.true_ms), cy = row_y(v.job) + row_h / 2;
     out_ += "<a href=\"" + link(v.at.line) + "\"><g class=\"verdict verdict-" + esc(v.kind) +
             "\"><title>" +
             esc(m_.job_label(v.job) + ": sweep verdict " + v.kind + " at " + at_text(v.at) + " (" +
@@ -337,7 +337,7 @@ void Svg::markers() {
   double line_end[3] = {-1e9, -1e9, -1e9};
   for (const WorldEvent& e : m_.events) {
     if (e.name == "start") continue;
-    const double mx = x(e.at.t);
+    const double mx = x(e.at.true_ms);
     const std::string label = marker_label(e);
     std::size_t chars = 0;
     for (unsigned char c : label) chars += (c & 0xc0) != 0x80;  // UTF-8 code points
@@ -361,8 +361,8 @@ void Svg::clock_strip() {
   const auto& pts = m_.clock.points();
   std::int64_t lo = 0, hi = 0;
   for (const auto& p : pts) {
-    lo = std::min(lo, p.st - p.t);
-    hi = std::max(hi, p.st - p.t);
+    lo = std::min(lo, p.server_ms - p.true_ms);
+    hi = std::max(hi, p.server_ms - p.true_ms);
   }
   const double span = static_cast<double>(std::max<std::int64_t>(hi - lo, 1));
   auto y = [&](std::int64_t off) {
@@ -376,24 +376,24 @@ void Svg::clock_strip() {
           esc(signed_ms(lo) + ".." + signed_ms(hi) + " ms") + "</text>\n<line class=\"zero\" x1=\"" +
           num(left) + "\" y1=\"" + num(y(0)) + "\" x2=\"" + num(width - right) + "\" y2=\"" + num(y(0)) +
           "\"/>\n<polyline class=\"clock\" points=\"";
-  std::int64_t last_off = 0, last_t = 0, emitted_t = 0;
+  std::int64_t last_off_ms = 0, last_ms = 0, emitted_ms = 0;
   std::string points;
-  auto point = [&](std::int64_t t, std::int64_t off) {
-    points += (points.empty() ? "" : " ") + num(x(t)) + "," + num(y(off));
-    emitted_t = t;
+  auto point = [&](std::int64_t true_ms, std::int64_t off_ms) {
+    points += (points.empty() ? "" : " ") + num(x(true_ms)) + "," + num(y(off_ms));
+    emitted_ms = true_ms;
   };
   point(0, 0);
   // Flat stretches collapse to their ends; a drift is a slope; a step, two points at one t.
   for (const auto& p : pts) {
-    const std::int64_t off = p.st - p.t;
-    if (off != last_off) {
-      if (last_t > emitted_t) point(last_t, last_off);
-      point(p.t, off);
-      last_off = off;
+    const std::int64_t off_ms = p.server_ms - p.true_ms;
+    if (off_ms != last_off_ms) {
+      if (last_ms > emitted_ms) point(last_ms, last_off_ms);
+      point(p.true_ms, off_ms);
+      last_off_ms = off_ms;
     }
-    last_t = p.t;
+    last_ms = p.true_ms;
   }
-  point(std::max(last_t, m_.end_t), last_off);
+  point(std::max(last_ms, m_.end_true_ms), last_off_ms);
   out_ += points + "\"><title>server clock minus true time (st \u2212 t): clock steps are vertical jumps, rates are slopes</title></polyline>\n</g>\n";
 }
 

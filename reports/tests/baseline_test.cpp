@@ -87,6 +87,26 @@ TEST(Baseline, a_changed_reply_is_named_with_both_lines) {
             std::string::npos);
 }
 
+TEST(Baseline, a_changed_history_shows_the_candidate_run_as_a_report_does) {
+  const fs::path base = fresh_dir("baseline-run-section");
+  const std::string history = testing::crossed_restart_then_extended();
+  write(base / "old" / "crossed.jsonl", history);
+  write(base / "new" / "crossed.jsonl", edit_line(history, "\"EMQ.COMPLETE\",\"q\",\"j1\"", "\"reply\":0", "\"reply\":1"));
+  const Report r = diff(base / "old", base / "new");
+  // The same run section, byte for byte, as the candidate's own report shows.
+  std::string error;
+  const auto candidate = load(base / "new");
+  const auto own = render_report(candidate, {}, &error);
+  ASSERT_TRUE(own) << error;
+  const std::size_t from = own->html.find("<section class=\"run\" id=\"run-0\">");
+  ASSERT_NE(from, std::string::npos);
+  const std::size_t to = own->html.find("</section>\n", from);
+  const std::string section = own->html.substr(from, to - from);
+  EXPECT_NE(r.html.find(section), std::string::npos);
+  // The candidate's side of the first differing line links into that section's history.
+  EXPECT_NE(r.html.find("<th>candidate <a href=\"#r0-L"), std::string::npos);
+}
+
 TEST(Baseline, changed_verdicts_and_one_sided_files_are_listed) {
   const fs::path base = fresh_dir("baseline-verdict");
   const std::string history = testing::crossed_restart_then_extended();

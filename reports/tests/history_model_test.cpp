@@ -58,7 +58,7 @@ TEST(HistoryModel, final_rows_follow_the_replies) {
 }
 
 TEST(HistoryModel, a_clock_step_moves_where_a_deadline_falls_in_true_time) {
-  for (const auto& [step_ms, reached_t] : {std::pair{500, 500}, std::pair{-50, 1050}}) {
+  for (const auto& [step_ms, reached_ms] : {std::pair{500, 500}, std::pair{-50, 1050}}) {
     sim::World w({});
     w.begin("test", "{}");
     w.call("p", {"EMQ.ADD", "q", "j1", "x"});
@@ -69,8 +69,8 @@ TEST(HistoryModel, a_clock_step_moves_where_a_deadline_falls_in_true_time) {
     w.call("s", {"EMQ.STALLED.CHECK", "q", "5"});
     const RunModel m = parse(w.history().text());
     ASSERT_EQ(m.leases.size(), 1u);
-    EXPECT_EQ(m.leases[0].segments[0].deadline_st, 1000);
-    EXPECT_EQ(m.leases[0].segments[0].deadline_t, reached_t) << "step " << step_ms;
+    EXPECT_EQ(m.leases[0].segments[0].deadline_server_ms, 1000);
+    EXPECT_EQ(m.leases[0].segments[0].deadline_true_ms, reached_ms) << "step " << step_ms;
   }
 }
 

@@ -96,7 +96,7 @@ TEST(Report, the_x_axis_is_true_time_and_tooltips_carry_server_time) {
 
 TEST(Report, every_invariant_is_not_judged_when_the_input_has_no_table) {
   const std::string html = render({input("crossed", crossed_restart_then_extended())}).html;
-  EXPECT_EQ(occurrences(html, "<span class=\"j-not\">not judged</span>"), 13u);
+  EXPECT_EQ(occurrences(html, "<span class=\"result-not-judged\">not judged</span>"), 13u);
   EXPECT_NE(html.find("<code>sim.differential</code>"), std::string::npos);
 }
 
@@ -104,28 +104,28 @@ TEST(Report, a_failure_names_its_invariant_and_links_the_failing_step) {
   ReportInput in = input("failing", crossed_restart_then_extended());
   in.failure = FailureInfo{"epoch.counted", "j1 counted although stamped by incarnation 2",
                            "reproduce=BchVYWxs", "trafikey-sim replay out/fail/history.jsonl", 9};
-  std::vector<InvariantResult> table{{"epoch.exempt", Judgement::pass, "", 0},
-                                     {"queue.fence", Judgement::pass, "", 0}};
+  std::vector<InvariantResult> table{{"epoch.exempt", CheckStatus::passed, "", 0},
+                                     {"queue.fence", CheckStatus::passed, "", 0}};
   in.invariants = table;
   const Report r = render({in});
-  EXPECT_NE(r.html.find("<span class=\"j-fail\">fail</span>"), std::string::npos);
-  EXPECT_EQ(occurrences(r.html, "<span class=\"j-pass\">pass</span>"), 2u);
-  EXPECT_EQ(occurrences(r.html, "<span class=\"j-not\">not judged</span>"), 10u);
+  EXPECT_NE(r.html.find("<span class=\"result-failed\">failed</span>"), std::string::npos);
+  EXPECT_EQ(occurrences(r.html, "<span class=\"result-passed\">passed</span>"), 2u);
+  EXPECT_EQ(occurrences(r.html, "<span class=\"result-not-judged\">not judged</span>"), 10u);
   EXPECT_NE(r.html.find("<a href=\"#r0-L9\">line 9</a>"), std::string::npos);
   EXPECT_NE(r.html.find("<div class=\"hl failing\" id=\"r0-L9\">"), std::string::npos);
   EXPECT_NE(r.html.find("reproduce=BchVYWxs"), std::string::npos);
   EXPECT_NE(r.html.find("trafikey-sim replay out/fail/history.jsonl"), std::string::npos);
-  EXPECT_EQ(r.markdown.rfind("**trafikey report: FAIL**", 0), 0u) << r.markdown;
-  EXPECT_NE(r.markdown.find("| `epoch.counted` | **fail** | j1 counted although stamped by incarnation 2 (line 9) |"),
+  EXPECT_EQ(r.markdown.rfind("**trafikey report: FAILED**", 0), 0u) << r.markdown;
+  EXPECT_NE(r.markdown.find("| `epoch.counted` | **failed** | j1 counted although stamped by incarnation 2 (line 9) |"),
             std::string::npos)
       << r.markdown;
 }
 
-TEST(Report, the_markdown_has_a_verdict_line_the_invariant_table_counts_and_the_html_path) {
+TEST(Report, the_markdown_has_a_status_line_the_invariant_table_counts_and_the_html_path) {
   ReportOptions o;
   o.html_path = "out/crossed/report.html";
   const std::string md = render({input("crossed", crossed_restart_then_extended())}, o).markdown;
-  EXPECT_EQ(md.rfind("**trafikey report: OK** \u2014 1 run, ", 0), 0u) << md;
+  EXPECT_EQ(md.rfind("**trafikey report: NOT JUDGED** \u2014 1 run, ", 0), 0u) << md;
   EXPECT_NE(md.find("| invariant | result | detail |\n| --- | --- | --- |\n"), std::string::npos);
   EXPECT_NE(md.find("| `epoch.exempt` | not judged |  |"), std::string::npos);
   EXPECT_EQ(occurrences(md, "| not judged |"), 13u);
@@ -155,7 +155,7 @@ TEST(Report, a_campaign_shows_coverage_and_the_distribution_of_run_sizes) {
   }
   EXPECT_EQ(runs_in_bars, 6u);
   EXPECT_EQ(occurrences(r.html, "<svg class=\"timeline\""), 6u);
-  EXPECT_EQ(r.markdown.rfind("**trafikey report: OK** \u2014 6 runs, ", 0), 0u) << r.markdown;
+  EXPECT_EQ(r.markdown.rfind("**trafikey report: NOT JUDGED** \u2014 6 runs, ", 0), 0u) << r.markdown;
 }
 
 TEST(Report, a_campaign_shows_only_the_first_runs_in_full_and_every_failing_one) {

@@ -3,7 +3,7 @@
 //
 // A run walks the steps in order and stops at the first step whose expectation does not
 // hold; that step is the failure, quoted with its source line, what the file expected and
-// what the server gave. Besides the verdict a run keeps what the differential check
+// what the server gave. Besides its status a run keeps what the differential check
 // (differential.h) compares: every call with its reply, and the final keyspace of the
 // scenario's keys, already normalised (run_id values in the sim's spelling, see there).
 #pragma once
@@ -15,13 +15,12 @@
 #include <string_view>
 #include <vector>
 
+#include "core/invariants.h"
 #include "core/reply.h"
+#include "properties/checker.h"
 #include "sim/scenario/scenario.h"
 
 namespace trafikey::scenario {
-
-enum class Verdict : std::uint8_t { passed, failed, skipped };
-std::string_view verdict_name(Verdict verdict);  // "passed", "failed", "skipped"
 
 struct StepFailure {
   int line = 0;           // 1-based source line of the step (0: not from a file)
@@ -40,20 +39,17 @@ struct CallTrace {
   bool lost = false;
 };
 
-// A broken invariant as the run saw it: the id and one line of facts.
-struct InvariantBreak {
-  std::string invariant;
-  std::string description;
-};
-
 struct RunResult {
-  Verdict verdict = Verdict::passed;
+  CheckStatus status = CheckStatus::passed;        // passed, failed or skipped
   std::optional<StepFailure> failure;  // when failed
   std::string skip_reason;             // when skipped
   std::vector<CallTrace> calls;        // in order, up to the failure
   // Final keyspace of the scenario's keys: key -> normalised text (differential.h).
   std::map<std::string, std::string> final_keys;
-  std::vector<InvariantBreak> breaks;          // every broken invariant seen, in order
+  // Every broken invariant seen, in order. On the sim, the checker's violations; on a real
+  // server (no call index, no history) call and history_line are 0, true_ms is the step's
+  // time and facts the whole line: "ID (line N, t=T, real server): what".
+  std::vector<properties::Violation> violations;
   std::map<std::string, std::int64_t> judged;  // invariant id -> times judged
   std::string history;                         // the sim's history (JSON Lines); real: empty
   int incarnations = 0;                        // server processes the run started

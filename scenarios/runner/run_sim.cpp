@@ -61,12 +61,12 @@ class SimRunner {
         failure->line = step.line;
         failure->step = write_step(step);
         result.failure = std::move(*failure);
-        result.verdict = Verdict::failed;
+        result.status = CheckStatus::failed;
         break;
       }
     }
-    world_.end(result.verdict == Verdict::passed ? "passed" : "failed", "");
-    for (const auto& v : checker_.violations()) result.breaks.push_back({v.invariant, v.describe()});
+    world_.end(status_name(result.status), "");
+    result.violations = checker_.violations();
     result.judged = checker_.judged();
     result.history = world_.history().text();
     result.incarnations = world_.incarnation();

@@ -44,7 +44,7 @@ TEST(RunReal, a_running_server_runs_the_file_and_loses_only_the_scenarios_keys) 
                            "at 0 a: EMQ.EPOCH => 5c017cf0d6fa2f3baec463746955b3584154a280\n"
                            "at 0 check invariants\n");
   const RunResult r = run_on_real(s, target);
-  EXPECT_EQ(r.verdict, Verdict::passed) << why(r);
+  EXPECT_EQ(r.status, CheckStatus::passed) << why(r);
   EXPECT_EQ(c.call({"GET", "keep:me"}), Reply::bulk("1"));
   EXPECT_EQ(r.incarnations, 1);
 }
@@ -56,7 +56,7 @@ TEST(RunReal, restart_needs_a_server_the_runner_started) {
   const Scenario s = parse(std::string(header) + "at 0 a: EMQ.ADD q j x\nat 5 restart\n");
   EXPECT_EQ(real_skip_reason(s, target),
             "restart at line 4: the runner cannot restart a server it did not start (use --server-bin)");
-  EXPECT_EQ(run_on_real(s, target).verdict, Verdict::skipped);
+  EXPECT_EQ(run_on_real(s, target).status, CheckStatus::skipped);
   EXPECT_EQ(real_skip_reason(s, server_bin()), "");
 }
 
@@ -82,14 +82,14 @@ TEST(RunReal, run_ids_are_mapped_to_the_sims_by_incarnation) {
                            "7a3a662cb7c1e246376332a92e84a72b227adff6 max_failures \"3\" payload x state active]\n"
                            "at 200 check invariants\n");
   const RunResult r = run_on_real(s, server_bin());
-  EXPECT_EQ(r.verdict, Verdict::passed) << why(r);
+  EXPECT_EQ(r.status, CheckStatus::passed) << why(r);
   EXPECT_EQ(r.incarnations, 2);
   // What the real runner observed of the invariants.
   for (const char* id : {"queue.conserve", "queue.budget", "epoch.stamp", "epoch.load", "epoch.exempt",
                          "epoch.counted", "verb.atomic"}) {
     EXPECT_GT(r.judged.count(id) ? r.judged.at(id) : 0, 0) << id;
   }
-  EXPECT_TRUE(r.breaks.empty());
+  EXPECT_TRUE(r.violations.empty());
 }
 
 TEST(RunReal, check_invariants_reports_what_the_server_shows) {
@@ -100,22 +100,22 @@ TEST(RunReal, check_invariants_reports_what_the_server_shows) {
                            "at 0 op: ZREM \"emq:{q}:pending\" j2\n"
                            "at 1 check invariants\n");
   const RunResult r = run_on_real(s, server_bin());
-  ASSERT_EQ(r.verdict, Verdict::failed);
+  ASSERT_EQ(r.status, CheckStatus::failed);
   EXPECT_EQ(r.failure->line, 7);
   EXPECT_EQ(r.failure->invariant, "queue.conserve");
   EXPECT_NE(r.failure->actual.find("j1 is in pending but its row says state done"), std::string::npos)
       << r.failure->actual;
-  ASSERT_EQ(r.breaks.size(), 2u);
-  EXPECT_NE(r.breaks[1].description.find("the row of j2 says state pending but the id is in no set"),
+  ASSERT_EQ(r.violations.size(), 2u);
+  EXPECT_NE(r.violations[1].facts.find("the row of j2 says state pending but the id is in no set"),
             std::string::npos)
-      << r.breaks[1].description;
+      << r.violations[1].facts;
 }
 
 TEST(RunReal, a_server_that_does_not_start_fails_the_file_with_the_reason) {
   RealTarget target = server_bin();
   target.server_bin = "/bin/false";
   const RunResult r = run_on_real(parse(std::string(header) + "at 0 a: EMQ.ADD q j1 x => 1\n"), target);
-  ASSERT_EQ(r.verdict, Verdict::failed);
+  ASSERT_EQ(r.status, CheckStatus::failed);
   EXPECT_NE(r.failure->actual.find("real_server"), std::string::npos) << r.failure->actual;
 }
 
@@ -126,13 +126,13 @@ TEST(RunReal, the_differential_check_compares_replies_and_final_keys) {
                               "at 0 w: EMQ.COMPLETE q j1 1 => _\n"
                               "at 0 a: ZRANGE \"emq:{q}:done\" 0 -1 WITHSCORES => _\n");
   const RunResult agree = run_differential(same, server_bin());
-  EXPECT_EQ(agree.verdict, Verdict::passed) << why(agree);
+  EXPECT_EQ(agree.status, CheckStatus::passed) << why(agree);
   EXPECT_EQ(agree.judged.at("sim.differential"), 1);
   EXPECT_FALSE(agree.final_keys.empty());
 
   // The sim's plain ZADD takes no flags (sim/plain.h); a real server's does.
   const RunResult differ = run_differential(parse(std::string(header) + "at 0 a: ZADD z NX 1 m => _\n"), server_bin());
-  ASSERT_EQ(differ.verdict, Verdict::failed);
+  ASSERT_EQ(differ.status, CheckStatus::failed);
   EXPECT_EQ(differ.failure->invariant, "sim.differential");
   EXPECT_EQ(differ.failure->line, 3);
 }

@@ -36,7 +36,7 @@ TEST(RunSim, passes_when_every_expectation_holds) {
                           "at 0 check row orders j1 state=active stalled=-\n"
                           "at 0 check set orders active j1\n"
                           "at 0 check invariants\n");
-  EXPECT_EQ(r.verdict, Verdict::passed);
+  EXPECT_EQ(r.status, CheckStatus::passed);
   EXPECT_FALSE(r.failure);
   ASSERT_EQ(r.calls.size(), 2u);
   EXPECT_EQ(r.calls[1].line, 4);
@@ -50,7 +50,7 @@ TEST(RunSim, the_first_failing_call_is_reported_with_line_expected_and_actual) {
                           "at 0 a: EMQ.ADD orders j1 hello => 1\n"
                           "at 0 a: EMQ.ADD orders j1 hello => 1\n"
                           "at 0 a: EMQ.ADD orders j2 hello => 0\n");
-  ASSERT_EQ(r.verdict, Verdict::failed);
+  ASSERT_EQ(r.status, CheckStatus::failed);
   EXPECT_EQ(r.failure->line, 4);
   EXPECT_EQ(r.failure->step, "at 0 a: EMQ.ADD orders j1 hello => 1");
   EXPECT_EQ(r.failure->expected, "1");
@@ -66,14 +66,14 @@ TEST(RunSim, a_row_check_names_every_field_it_checked) {
   const RunResult r = run(std::string(header) +
                           "at 0 a: EMQ.ADD orders j1 hello => 1\n"
                           "at 0 check row orders j1 state=active stalled=- payload=hello\n");
-  ASSERT_EQ(r.verdict, Verdict::failed);
+  ASSERT_EQ(r.status, CheckStatus::failed);
   EXPECT_EQ(r.failure->expected, "state=active stalled=- payload=hello");
   EXPECT_EQ(r.failure->actual, "state=pending stalled=- payload=hello");
 
   const RunResult absent = run(std::string(header) + "at 0 check row orders j1 state=pending\n");
   EXPECT_EQ(absent.failure->actual, "no row: no such key");
   const RunResult all_absent = run(std::string(header) + "at 0 check row orders j1 state=-\n");
-  EXPECT_EQ(all_absent.verdict, Verdict::passed);
+  EXPECT_EQ(all_absent.status, CheckStatus::passed);
 }
 
 TEST(RunSim, a_set_check_compares_members_in_order) {
@@ -82,7 +82,7 @@ TEST(RunSim, a_set_check_compares_members_in_order) {
                           "at 0 a: EMQ.ADD orders j1 x => 1\n"
                           "at 0 check set orders pending j2 j1\n"
                           "at 0 check set orders pending j1 j2\n");
-  ASSERT_EQ(r.verdict, Verdict::failed);
+  ASSERT_EQ(r.status, CheckStatus::failed);
   EXPECT_EQ(r.failure->line, 6);
   EXPECT_EQ(r.failure->expected, "[j1 j2]");
   EXPECT_EQ(r.failure->actual, "[j2 j1]");
@@ -96,7 +96,7 @@ TEST(RunSim, check_invariants_fails_naming_the_invariant_and_its_facts) {
                               "at 0 op: HSET \"emq:{orders}:job:j1\" state done => 0\n"
                               "at 10 check invariants\n",
                           &violations);
-  ASSERT_EQ(r.verdict, Verdict::failed);
+  ASSERT_EQ(r.status, CheckStatus::failed);
   EXPECT_EQ(r.failure->line, 5);
   EXPECT_EQ(r.failure->invariant, "queue.conserve");
   EXPECT_EQ(r.failure->expected, "every invariant holds");
@@ -104,15 +104,15 @@ TEST(RunSim, check_invariants_fails_naming_the_invariant_and_its_facts) {
       << r.failure->actual;
   ASSERT_FALSE(violations.empty());
   EXPECT_EQ(violations.front().invariant, "queue.conserve");
-  ASSERT_FALSE(r.breaks.empty());
-  EXPECT_EQ(r.breaks.front().invariant, "queue.conserve");
+  ASSERT_FALSE(r.violations.empty());
+  EXPECT_EQ(r.violations.front().invariant, "queue.conserve");
 }
 
 TEST(RunSim, a_lost_reply_is_matched_against_what_the_server_answered) {
   const RunResult r = run(std::string(header) +
                           "at 0 lose a\n"
                           "at 0 a: EMQ.ADD orders j1 hello => 0\n");
-  ASSERT_EQ(r.verdict, Verdict::failed);
+  ASSERT_EQ(r.status, CheckStatus::failed);
   EXPECT_EQ(r.failure->actual, "1 (the server's reply; a lost it and saw a timeout)");
   ASSERT_EQ(r.calls.size(), 1u);
   EXPECT_TRUE(r.calls[0].lost);
@@ -130,7 +130,7 @@ TEST(RunSim, faults_are_world_steps) {
                           "at 250 epoch malformed\n"
                           "at 250 failover\n"
                           "at 250 s: EMQ.EPOCH => _\n");
-  EXPECT_EQ(r.verdict, Verdict::passed) << (r.failure ? describe_failure("", *r.failure) : "");
+  EXPECT_EQ(r.status, CheckStatus::passed) << (r.failure ? describe_failure("", *r.failure) : "");
   EXPECT_EQ(r.incarnations, 3);
   ASSERT_EQ(r.calls.size(), 4u);
   EXPECT_EQ(r.calls[3].reply.kind(), Reply::Kind::error) << "no module after a malformed run_id";
@@ -146,7 +146,7 @@ TEST(RunSim, sim_run_ids_are_what_each_incarnation_answers) {
                           "at 0 a: EMQ.EPOCH => " + ids[1] + "\n"
                           "at 1 restart\n"
                           "at 1 a: EMQ.EPOCH => " + ids[2] + "\n");
-  EXPECT_EQ(r.verdict, Verdict::passed);
+  EXPECT_EQ(r.status, CheckStatus::passed);
 }
 
 // ---- differential.h
@@ -244,7 +244,7 @@ TEST(Export, a_generated_run_with_every_fault_kind_replays_reply_for_reply) {
       auto parsed = parse_scenario(text, "export.scn");
       ASSERT_TRUE(parsed.ok()) << to_string(parsed.error());
       const RunResult r = run_on_sim(parsed.value(), {"export.scn", false});
-      ASSERT_EQ(r.verdict, Verdict::passed)
+      ASSERT_EQ(r.status, CheckStatus::passed)
           << "seed " << seed << ", persistence " << sim::persistence_name(mode) << "\n"
           << describe_failure("export.scn", *r.failure);
       // every call of the history is a step with its reply spelled out
@@ -273,7 +273,7 @@ TEST(Export, an_exported_failing_history_replays_the_failure) {
                                     "at 5 op: HSET \"emq:{orders}:job:j1\" state done\n"
                                     "at 9 a: EMQ.STATS orders\n",
                                 &violations);
-  ASSERT_EQ(failing.verdict, Verdict::passed) << "no expectation, no `check invariants`";
+  ASSERT_EQ(failing.status, CheckStatus::passed) << "no expectation, no `check invariants`";
   ASSERT_FALSE(violations.empty());
   const std::string text = properties::export_scenario(failing.history, violations);
   EXPECT_NE(text.find("# broken: queue.conserve"), std::string::npos) << text;
@@ -282,7 +282,7 @@ TEST(Export, an_exported_failing_history_replays_the_failure) {
   EXPECT_EQ(parsed.value().title.rfind("replay: queue.conserve", 0), 0u) << parsed.value().title;
   EXPECT_TRUE(std::holds_alternative<CheckInvariants>(parsed.value().steps.back().action));
   const RunResult replay = run_on_sim(parsed.value(), {"replay.scn", false});
-  ASSERT_EQ(replay.verdict, Verdict::failed);
+  ASSERT_EQ(replay.status, CheckStatus::failed);
   EXPECT_EQ(replay.failure->invariant, "queue.conserve");
   EXPECT_EQ(replay.calls.size(), failing.calls.size()) << "every call matched before the check";
 }
@@ -293,7 +293,7 @@ TEST(Export, bytes_outside_ascii_come_back_as_the_same_bytes) {
   const RunResult original = run(std::string(header) +
                                  "at 0 a: EMQ.ADD \"q\\xff\" \"j\\xc3\\xa9\" \"\\x00\\x01\\x7f\\x80\"\n"
                                  "at 0 a: EMQ.CLAIM \"q\\xff\" 100\n");
-  ASSERT_EQ(original.verdict, Verdict::passed);
+  ASSERT_EQ(original.status, CheckStatus::passed);
   const std::string text = properties::export_scenario(original.history, {});
   auto parsed = parse_scenario(text, "bytes.scn");
   ASSERT_TRUE(parsed.ok()) << to_string(parsed.error()) << "\n" << text;
@@ -301,7 +301,7 @@ TEST(Export, bytes_outside_ascii_come_back_as_the_same_bytes) {
   EXPECT_EQ(claim.argv[1], "q\xff");
   EXPECT_EQ(*claim.expect, exact_pattern(Reply::array({Reply::array(
                                {Reply::bulk("j\xc3\xa9"), Reply::integer(1), Reply::bulk(std::string("\x00\x01\x7f\x80", 4))})})));
-  EXPECT_EQ(run_on_sim(parsed.value()).verdict, Verdict::passed);
+  EXPECT_EQ(run_on_sim(parsed.value()).status, CheckStatus::passed);
 }
 
 TEST(Export, a_history_that_is_not_one_exports_nothing) {

@@ -1,0 +1,102 @@
+// RealSession (private to scenarios/runner): the server one real run talks to, through
+// module/harness/real_server.h. With --server-bin it starts the binary (AOF as the
+// scenario's persistence asks), restarts it and stops it; with --server it reaches the
+// running one and deletes the scenario's keys first. It keeps one connection per client
+// name and an admin connection, records each process's run_id (mapping it to the sim's
+// run_id of the same incarnation, differential.h RunIdMap) and reads keys back.
+//
+// Anything that makes the run impossible (no server, a broken connection, a server
+// without the module) throws std::runtime_error with the reason.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/host.h"
+#include "core/reply.h"
+#include "module/harness/real_server.h"
+#include "scenarios/runner/differential.h"
+#include "scenarios/runner/run_real.h"
+#include "sim/scenario/scenario.h"
+
+namespace trafikey::scenario {
+
+// A row (hash) as field -> value.
+using Row = std::map<std::string, std::string>;
+
+class RealSession {
+ public:
+  // `sim_run_ids`: the sim's run_ids by incarnation (index 0 unused), run_sim.h sim_run_ids.
+  RealSession(const RealTarget& target, Persistence persistence, std::vector<std::string> sim_run_ids);
+  ~RealSession();  // stop()
+  RealSession(const RealSession&) = delete;
+  RealSession& operator=(const RealSession&) = delete;
+
+  // One server process as the admin connection first saw it.
+  struct Process {
+    std::size_t incarnation = 0;  // 1 for the first process of the run
+    std::string run_id;           // what INFO server says
+    Reply epoch = Reply::nil();   // what EMQ.EPOCH answered
+  };
+
+  // --server-bin: starts the binary. Then (both targets) opens the admin connection and
+  // reads the process's run_id and EMQ.EPOCH; admit() it once judged.
+  Process start();
+  // SHUTDOWN and a new process on the same directory (--server-bin only), then as start().
+  Process restart();
+  // Records the process: its run_id and the sim's run_id of its incarnation. Throws when
+  // the first process does not serve EMQ verbs (the module is not loaded).
+  void admit(const Process& process);
+  // Closes every connection; SHUTDOWN (else kill) a server it started, removing its directory.
+  void stop();
+
+  // --server: deletes every key of each scenario queue and the keys its plain commands
+  // name, nothing else.
+  void clean(const ScenarioKeys& keys);
+
+  // `argv` as client `name` (a connection of its own, opened at its first call); the raw
+  // reply, run_ids not mapped.
+  Reply call(const std::string& name, const std::vector<std::string>& argv);
+  // On the admin connection.
+  Reply admin_call(const std::vector<std::string>& argv);
+  // DEBUG DIGEST (when the server allows DEBUG, else empty).
+  bool digest_allowed() const { return digest_allowed_; }
+  std::string digest();
+
+  // Reads through the admin connection.
+  std::vector<std::string> scan(const std::string& prefix);  // keys with the prefix, sorted
+  KeyType type_of(const std::string& key);
+  // The row at `key` (values with run_ids mapped when `mapped`); nullopt when not a hash.
+  std::optional<Row> row(const std::string& key, bool mapped);
+  // A zset's members by rank; nullopt when the key holds something else.
+  std::optional<std::vector<std::string>> members(std::string_view key);
+  // The scenario's final keyspace: key -> normalised text (differential.h).
+  std::map<std::string, std::string> final_keys(const ScenarioKeys& keys);
+
+  // Real run_ids into the sim's.
+  const RunIdMap& run_id_map() const { return ids_; }
+  // The run_id of every admitted process, by incarnation (index 0 unused).
+  const std::vector<std::string>& run_ids() const { return real_ids_; }
+
+ private:
+  real::ServerConnection connect();
+  Process opened();
+
+  const RealTarget& target_;
+  Persistence persistence_;
+  std::vector<std::string> sim_ids_;
+  std::vector<std::string> real_ids_{""};
+  RunIdMap ids_;
+  std::unique_ptr<real::RealServer> server_;
+  std::optional<real::ServerConnection> admin_;
+  std::map<std::string, real::ServerConnection> clients_;
+  bool digest_allowed_ = false;
+};
+
+}  // namespace trafikey::scenario

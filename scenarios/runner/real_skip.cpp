@@ -1,0 +1,33 @@
+// The skip rules of the real-server runner (run_real.h): which files a real target cannot
+// run, and why, naming the line that stops it.
+#include "scenarios/runner/run_real.h"
+
+#include <string>
+
+#include "sim/scenario/write.h"
+
+namespace trafikey::scenario {
+
+std::string real_skip_reason(const Scenario& scenario, const RealTarget& target) {
+  for (const Step& step : scenario.steps) {
+    if (sim_only(step)) {
+      return "sim-only step at line " + std::to_string(step.line) + ": " + write_action(step.action);
+    }
+  }
+  for (const Step& step : scenario.steps) {
+    if (!std::holds_alternative<Restart>(step.action)) continue;
+    if (!target.starts_server()) {
+      return "restart at line " + std::to_string(step.line) +
+             ": the runner cannot restart a server it did not start (use --server-bin)";
+    }
+    const Persistence p = scenario.options.persistence;
+    if (p == Persistence::everysec || p == Persistence::snapshot) {
+      return "restart at line " + std::to_string(step.line) + " under persistence " +
+             std::string(persistence_name(p)) +
+             ": the sim loses the writes since the last sync, a real SHUTDOWN keeps them all";
+    }
+  }
+  return {};
+}
+
+}  // namespace trafikey::scenario
