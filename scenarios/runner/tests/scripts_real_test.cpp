@@ -54,7 +54,7 @@ TEST(ScriptsReal, the_bench_scripts_agree_with_the_real_server_call_by_call) {
   target.module_path = TRAFIKEY_MODULE_PATH;
   ASSERT_FALSE(target.server_bin.empty());
   const RunResult r = run_differential(s, target);
-  EXPECT_EQ(r.verdict, Verdict::passed)
+  EXPECT_EQ(r.status, CheckStatus::passed)
       << (r.failure ? describe_failure("scripts", *r.failure) : r.skip_reason);
   ASSERT_EQ(r.calls.size(), s.steps.size());
   // The replies the scripts gave, as the sim saw them (the real server agreed above).
