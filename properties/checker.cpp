@@ -91,6 +91,13 @@ void Checker::fail(std::string_view id, const World& world, std::string facts) {
 // ---- before a call: remember what the judgement needs
 
 void Checker::before_call(const World& world, std::string_view, Args argv) {
+  model::Context ctx;
+  ctx.now_ms = world.server_ms();
+  ctx.module_loaded = world.module_loaded();
+  ctx.run_id = world.run_ids().back();
+  ctx.writable = world.server().role() == sim::Role::primary;
+  ctx.replica = world.server().role() == sim::Role::replica;
+  expect_ = model_.call(argv, ctx);
   before_jobs_.clear();
   sweep_ = {};
   if (argv.size() < 2 || !valid_queue_name(argv[1])) return;
@@ -137,6 +144,7 @@ void Checker::after_call(const World& world, const CallRecord& call) {
   current_ = &call;
   const std::string verb = call.argv.empty() ? "" : upper(call.argv[0]);
   const Reply& r = call.reply;
+  check_model(world, call);  // first: when a wrong reply breaks others too, it names the cause
 
   // verb.atomic: a refusal writes nothing; neither does a "not live"/"exists" 0.
   judge("verb.atomic");
@@ -335,6 +343,11 @@ void Checker::check_lease_verb(const World& world, const CallRecord& call) {
 
 void Checker::after_start(const World& world) {
   check_epoch_load(world);
+  // the model keeps what the world kept: the prefix of its own write stream
+  model_.keep_calls(world.kept_calls());
+  check_model_keyspace(world, "at the start of incarnation " + std::to_string(world.incarnation()) +
+                                  " on " + std::to_string(world.kept_calls()) + " kept of " +
+                                  std::to_string(world.calls()) + " calls");
   // persistence may have rolled rows back: transitions restart from what was kept
   shadow_.clear();
   tokens_.clear();
@@ -368,6 +381,57 @@ void Checker::check_epoch_load(const World& world) {
                                   " read a bad run_id '" + run_id +
                                   "' yet serves EMQ verbs: EMQ.EPOCH answered " + debug_string(answer));
   }
+}
+
+// ---- verb.model
+
+void Checker::check_model(const World& world, const CallRecord& call) {
+  judge("verb.model");
+  model_.end_call(call.index);
+  std::string text;
+  for (std::string_view a : call.argv) {
+    if (!text.empty()) text += ' ';
+    text += a;
+  }
+  const std::string head = "st=" + std::to_string(call.at.server_ms) + ": " + text;
+  const std::string note = expect_.note.empty() ? "" : " (" + expect_.note.substr(0, expect_.note.find_last_not_of("; ") + 1) + ")";
+  if (!expect_.accepts(call.reply)) {
+    fail("verb.model", world, head + " answered " + debug_string(call.reply) + ", the model expected " +
+                                  expect_.describe() + note);
+    return;
+  }
+  std::vector<std::string> keys = expect_.keys;
+  // rows the server's reply names, in case it moved a job the model did not
+  const std::string v = call.argv.empty() ? "" : upper(call.argv[0]);
+  if (call.argv.size() > 1 && valid_queue_name(call.argv[1]) && call.reply.kind() == Reply::Kind::array &&
+      (v == "EMQ.CLAIM" || v == "EMQ.STALLED.CHECK")) {
+    for (const Reply& item : call.reply.items()) {
+      if (item.kind() != Reply::Kind::array) continue;
+      for (const Reply& x : item.items()) {
+        if (x.kind() == Reply::Kind::bulk) keys.push_back(model::row_key(call.argv[1], x.text()));
+        if (x.kind() == Reply::Kind::bulk && v == "EMQ.CLAIM") break;  // [id attempts payload]
+      }
+    }
+  }
+  for (const auto& key : keys) {
+    std::string diff = model::compare_key(world.data(), model_.data(), key);
+    if (diff.empty()) continue;
+    fail("verb.model", world, head + " answered " + debug_string(call.reply) + " as the model expected, but " +
+                                  diff + note);
+    return;
+  }
+}
+
+void Checker::check_model_keyspace(const World& world, std::string_view when) {
+  judge("verb.model");
+  const std::string diff = model::compare_all(world.data(), model_.data());
+  if (diff.empty()) return;
+  fail("verb.model", world, "st=" + std::to_string(world.server_ms()) + ", " + std::string(when) +
+                                ": the keyspace differs from the model's: " + diff);
+}
+
+void Checker::at_phase(const World& world, std::string_view name) {
+  check_model_keyspace(world, name == "end" ? std::string("at the end") : "when phase " + std::string(name) + " begins");
 }
 
 // ---- the whole keyspace
