@@ -144,8 +144,6 @@ void Checker::after_call(const World& world, const CallRecord& call) {
   current_ = &call;
   const std::string verb = call.argv.empty() ? "" : upper(call.argv[0]);
   const Reply& r = call.reply;
-  check_model(world, call);  // first: when a wrong reply breaks others too, it names the cause
-
   // verb.atomic: a refusal writes nothing; neither does a "not live"/"exists" 0.
   judge("verb.atomic");
   if (r.is_error() && call.writes != 0) {
@@ -198,6 +196,8 @@ void Checker::after_call(const World& world, const CallRecord& call) {
     }
   }
   check_state(world);
+  // Last: where a named invariant breaks at this call too, it names the cause first.
+  check_model(world, call);
   current_ = nullptr;
 }
 

@@ -651,7 +651,10 @@ Expectation Model::verb(Args argv, const Context& ctx) {
     if (const Keyspace::Zset* z = zset(d, active)) {
       for (const auto& [score, id] : z->order) {  // lowest deadline first
         if (static_cast<std::int64_t>(judged.size()) == limit) break;
-        if (!(score < static_cast<double>(now))) break;  // expired: deadline < now
+        if (!(score < static_cast<double>(now))) {  // expired: deadline < now
+          e.note += id + " not expired (deadline st=" + sim::format_score(score) + " >= now); ";
+          break;
+        }
         const Keyspace::Hash* h = hash(d, row_key(q, id));
         Judged j{id, V::ghost, {}};
         if (!h) {
