@@ -91,13 +91,15 @@ void Checker::fail(std::string_view id, const World& world, std::string facts) {
 // ---- before a call: remember what the judgement needs
 
 void Checker::before_call(const World& world, std::string_view, Args argv) {
-  model::Context ctx;
-  ctx.now_ms = world.server_ms();
-  ctx.module_loaded = world.module_loaded();
-  ctx.run_id = world.run_ids().back();
-  ctx.writable = world.server().role() == sim::Role::primary;
-  ctx.replica = world.server().role() == sim::Role::replica;
-  expect_ = model_.call(argv, ctx);
+  if (with_model_) {
+    model::Context ctx;
+    ctx.now_ms = world.server_ms();
+    ctx.module_loaded = world.module_loaded();
+    ctx.run_id = world.run_ids().back();
+    ctx.writable = world.server().role() == sim::Role::primary;
+    ctx.replica = world.server().role() == sim::Role::replica;
+    expect_ = model_.call(argv, ctx);
+  }
   before_jobs_.clear();
   sweep_ = {};
   if (argv.size() < 2 || !valid_queue_name(argv[1])) return;
@@ -386,43 +388,48 @@ void Checker::check_epoch_load(const World& world) {
 // ---- verb.model
 
 void Checker::check_model(const World& world, const CallRecord& call) {
+  if (!with_model_) return;
   judge("verb.model");
   model_.end_call(call.index);
-  std::string text;
-  for (std::string_view a : call.argv) {
-    if (!text.empty()) text += ' ';
-    text += a;
-  }
-  const std::string head = "st=" + std::to_string(call.at.server_ms) + ": " + text;
-  const std::string note = expect_.note.empty() ? "" : " (" + expect_.note.substr(0, expect_.note.find_last_not_of("; ") + 1) + ")";
+  // The facts are spelt only when something differs.
+  auto head = [&] {
+    std::string text = "st=" + std::to_string(call.at.server_ms) + ":";
+    for (std::string_view a : call.argv) text += ' ' + std::string(a);
+    return text + " answered " + debug_string(call.reply);
+  };
+  auto note = [&]() -> std::string {
+    const auto end = expect_.note.find_last_not_of("; ");
+    return end == std::string::npos ? "" : " (" + expect_.note.substr(0, end + 1) + ")";
+  };
   if (!expect_.accepts(call.reply)) {
-    fail("verb.model", world, head + " answered " + debug_string(call.reply) + ", the model expected " +
-                                  expect_.describe() + note);
+    fail("verb.model", world, head() + ", the model expected " + expect_.describe() + note());
     return;
   }
-  std::vector<std::string> keys = expect_.keys;
+  // Neither the model nor the server wrote: nothing to compare (the phase ends compare all).
+  if (!expect_.writes && call.writes == 0) return;
+  std::vector<std::string>& keys = expect_.keys;
   // rows the server's reply names, in case it moved a job the model did not
-  const std::string v = call.argv.empty() ? "" : upper(call.argv[0]);
-  if (call.argv.size() > 1 && valid_queue_name(call.argv[1]) && call.reply.kind() == Reply::Kind::array &&
-      (v == "EMQ.CLAIM" || v == "EMQ.STALLED.CHECK")) {
+  const bool claim = call.argv.size() > 1 && equals_ignore_case(call.argv[0], "EMQ.CLAIM");
+  const bool sweep = call.argv.size() > 1 && equals_ignore_case(call.argv[0], "EMQ.STALLED.CHECK");
+  if ((claim || sweep) && valid_queue_name(call.argv[1]) && call.reply.kind() == Reply::Kind::array) {
     for (const Reply& item : call.reply.items()) {
       if (item.kind() != Reply::Kind::array) continue;
       for (const Reply& x : item.items()) {
         if (x.kind() == Reply::Kind::bulk) keys.push_back(model::row_key(call.argv[1], x.text()));
-        if (x.kind() == Reply::Kind::bulk && v == "EMQ.CLAIM") break;  // [id attempts payload]
+        if (claim) break;  // [id attempts payload]
       }
     }
   }
   for (const auto& key : keys) {
     std::string diff = model::compare_key(world.data(), model_.data(), key);
     if (diff.empty()) continue;
-    fail("verb.model", world, head + " answered " + debug_string(call.reply) + " as the model expected, but " +
-                                  diff + note);
+    fail("verb.model", world, head() + " as the model expected, but " + diff + note());
     return;
   }
 }
 
 void Checker::check_model_keyspace(const World& world, std::string_view when) {
+  if (!with_model_) return;
   judge("verb.model");
   const std::string diff = model::compare_all(world.data(), model_.data());
   if (diff.empty()) return;

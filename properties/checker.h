@@ -54,6 +54,8 @@ struct Violation {
 class Checker final : public sim::WorldObserver {
  public:
   Checker() = default;
+  // without_model: verb.model not judged (the bench's measure of what the model costs)
+  explicit Checker(bool with_model) : with_model_(with_model) {}
 
   void before_call(const sim::World& world, std::string_view actor, Args argv) override;
   void after_call(const sim::World& world, const sim::CallRecord& call) override;
@@ -107,6 +109,7 @@ class Checker final : public sim::WorldObserver {
   SweepBefore sweep_;
   const sim::CallRecord* current_ = nullptr;
   // verb.model: the model follows the world; expect_ is its prediction for the call.
+  bool with_model_ = true;
   model::Model model_;
   model::Expectation expect_;
 };
