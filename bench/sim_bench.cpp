@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "bench/table.h"
+#include "properties/checked_run.h"
 #include "sim/plan.h"
 #include "sim/run.h"
 
@@ -47,6 +48,8 @@ struct Workload {
   std::vector<FaultKind> faults;
   Persistence persistence = Persistence::always;
   bool keep_text = false;
+  bool checked = false;  // the invariant checker on every step
+  bool model = true;     // ... with verb.model's model predicting every call
 };
 
 RunPlan plan_for(const Workload& w, std::uint64_t seed, int jobs) {
@@ -99,7 +102,17 @@ Figures measure(const Workload& w, int jobs, double min_cpu_s, std::int64_t coun
   const double start = cpu_s();
   std::uint64_t seed = 1;
   while (count > 0 ? f.histories < count : cpu_s() - start < min_cpu_s) {
-    const RunSummary s = run_plan(plan_for(w, seed++, jobs), options);
+    RunSummary s;
+    if (w.checked) {
+      const auto run = trafikey::properties::run_checked(plan_for(w, seed++, jobs), w.keep_text, w.model);
+      if (!run.violations.empty()) {
+        std::cerr << "trafikey-bench-sim: a checked history broke " << run.violations.front().describe() << "\n";
+        std::exit(1);
+      }
+      s = run.summary;
+    } else {
+      s = run_plan(plan_for(w, seed++, jobs), options);
+    }
     if (s.calls <= 0) {
       std::cerr << "trafikey-bench-sim: a history made no calls\n";
       std::exit(1);
@@ -145,6 +158,8 @@ int main(int argc, char** argv) {
       {"all faults (as dev.sh main)", all, Persistence::always, false},
       {"all faults, everysec persistence", all, Persistence::everysec, false},
       {"all faults, history text kept", all, Persistence::always, true},
+      {"all faults, checked but verb.model", all, Persistence::always, false, true, false},
+      {"all faults, every invariant checked", all, Persistence::always, false, true, true},
   };
 
   using trafikey::bench::grouped;
@@ -163,6 +178,8 @@ int main(int argc, char** argv) {
   table.note("bar: >= 1,000,000 simulated calls per CPU-second (issue 3)");
   table.note("plans: sim::draw_plan(seed 1, 2, ..., jobs, " + std::to_string(workers) +
              " workers, faults); SHA-256 fingerprint always computed");
+  table.note("checked: properties::run_checked, every invariant judged on every step, verb.model's model "
+             "predicting every call (bar: >= half the unchecked calls/CPU-s, issue 14)");
   table.note("allocator: " + allocator_name());
   table.print();
   return 0;

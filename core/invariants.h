@@ -11,10 +11,10 @@
 
 namespace trafikey {
 
-inline constexpr std::array<std::string_view, 13> invariant_ids{
+inline constexpr std::array<std::string_view, 14> invariant_ids{
     "epoch.exempt",      "epoch.counted",  "epoch.stamp",      "epoch.load",
     "queue.conserve",    "queue.transitions", "queue.fence",   "queue.budget",
-    "verb.atomic",       "verb.replicated",   "liveness.drain", "sim.determinism",
+    "verb.atomic",       "verb.model",        "verb.replicated",   "liveness.drain", "sim.determinism",
     "sim.differential",
 };
 

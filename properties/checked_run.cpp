@@ -2,8 +2,8 @@
 
 namespace trafikey::properties {
 
-CheckedRun run_checked(const sim::RunPlan& plan, bool keep_history_text) {
-  Checker checker;
+CheckedRun run_checked(const sim::RunPlan& plan, bool keep_history_text, bool with_model) {
+  Checker checker(with_model);
   sim::RunOptions options;
   options.keep_history_text = keep_history_text;
   options.on_world = [&](sim::World& w) { w.set_observer(&checker); };

@@ -19,6 +19,7 @@ struct CheckedRun {
   bool failed() const { return !violations.empty(); }
 };
 
-CheckedRun run_checked(const sim::RunPlan& plan, bool keep_history_text);
+// with_model false: every invariant but verb.model (the bench's measure of the model's cost)
+CheckedRun run_checked(const sim::RunPlan& plan, bool keep_history_text, bool with_model = true);
 
 }  // namespace trafikey::properties

@@ -91,6 +91,15 @@ void Checker::fail(std::string_view id, const World& world, std::string facts) {
 // ---- before a call: remember what the judgement needs
 
 void Checker::before_call(const World& world, std::string_view, Args argv) {
+  if (with_model_) {
+    model::Context ctx;
+    ctx.now_ms = world.server_ms();
+    ctx.module_loaded = world.module_loaded();
+    ctx.run_id = world.run_ids().back();
+    ctx.writable = world.server().role() == sim::Role::primary;
+    ctx.replica = world.server().role() == sim::Role::replica;
+    expect_ = model_.call(argv, ctx);
+  }
   before_jobs_.clear();
   sweep_ = {};
   if (argv.size() < 2 || !valid_queue_name(argv[1])) return;
@@ -137,7 +146,6 @@ void Checker::after_call(const World& world, const CallRecord& call) {
   current_ = &call;
   const std::string verb = call.argv.empty() ? "" : upper(call.argv[0]);
   const Reply& r = call.reply;
-
   // verb.atomic: a refusal writes nothing; neither does a "not live"/"exists" 0.
   judge("verb.atomic");
   if (r.is_error() && call.writes != 0) {
@@ -190,6 +198,8 @@ void Checker::after_call(const World& world, const CallRecord& call) {
     }
   }
   check_state(world);
+  // Last: where a named invariant breaks at this call too, it names the cause first.
+  check_model(world, call);
   current_ = nullptr;
 }
 
@@ -335,6 +345,11 @@ void Checker::check_lease_verb(const World& world, const CallRecord& call) {
 
 void Checker::after_start(const World& world) {
   check_epoch_load(world);
+  // the model keeps what the world kept: the prefix of its own write stream
+  model_.keep_calls(world.kept_calls());
+  check_model_keyspace(world, "at the start of incarnation " + std::to_string(world.incarnation()) +
+                                  " on " + std::to_string(world.kept_calls()) + " kept of " +
+                                  std::to_string(world.calls()) + " calls");
   // persistence may have rolled rows back: transitions restart from what was kept
   shadow_.clear();
   tokens_.clear();
@@ -368,6 +383,62 @@ void Checker::check_epoch_load(const World& world) {
                                   " read a bad run_id '" + run_id +
                                   "' yet serves EMQ verbs: EMQ.EPOCH answered " + debug_string(answer));
   }
+}
+
+// ---- verb.model
+
+void Checker::check_model(const World& world, const CallRecord& call) {
+  if (!with_model_) return;
+  judge("verb.model");
+  model_.end_call(call.index);
+  // The facts are spelt only when something differs.
+  auto head = [&] {
+    std::string text = "st=" + std::to_string(call.at.server_ms) + ":";
+    for (std::string_view a : call.argv) text += ' ' + std::string(a);
+    return text + " answered " + debug_string(call.reply);
+  };
+  auto note = [&]() -> std::string {
+    const auto end = expect_.note.find_last_not_of("; ");
+    return end == std::string::npos ? "" : " (" + expect_.note.substr(0, end + 1) + ")";
+  };
+  if (!expect_.accepts(call.reply)) {
+    fail("verb.model", world, head() + ", the model expected " + expect_.describe() + note());
+    return;
+  }
+  // Neither the model nor the server wrote: nothing to compare (the phase ends compare all).
+  if (!expect_.writes && call.writes == 0) return;
+  std::vector<std::string>& keys = expect_.keys;
+  // rows the server's reply names, in case it moved a job the model did not
+  const bool claim = call.argv.size() > 1 && equals_ignore_case(call.argv[0], "EMQ.CLAIM");
+  const bool sweep = call.argv.size() > 1 && equals_ignore_case(call.argv[0], "EMQ.STALLED.CHECK");
+  if ((claim || sweep) && valid_queue_name(call.argv[1]) && call.reply.kind() == Reply::Kind::array) {
+    for (const Reply& item : call.reply.items()) {
+      if (item.kind() != Reply::Kind::array) continue;
+      for (const Reply& x : item.items()) {
+        if (x.kind() == Reply::Kind::bulk) keys.push_back(model::row_key(call.argv[1], x.text()));
+        if (claim) break;  // [id attempts payload]
+      }
+    }
+  }
+  for (const auto& key : keys) {
+    std::string diff = model::compare_key(world.data(), model_.data(), key);
+    if (diff.empty()) continue;
+    fail("verb.model", world, head() + " as the model expected, but " + diff + note());
+    return;
+  }
+}
+
+void Checker::check_model_keyspace(const World& world, std::string_view when) {
+  if (!with_model_) return;
+  judge("verb.model");
+  const std::string diff = model::compare_all(world.data(), model_.data());
+  if (diff.empty()) return;
+  fail("verb.model", world, "st=" + std::to_string(world.server_ms()) + ", " + std::string(when) +
+                                ": the keyspace differs from the model's: " + diff);
+}
+
+void Checker::at_phase(const World& world, std::string_view name) {
+  check_model_keyspace(world, name == "end" ? std::string("at the end") : "when phase " + std::string(name) + " begins");
 }
 
 // ---- the whole keyspace

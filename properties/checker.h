@@ -9,7 +9,9 @@
 //   incarnation 2 at t=1200, counted by the sweep of incarnation 3 at t=4100: stalled 0 -> 1
 //
 // Judged here: epoch.exempt, epoch.counted, epoch.stamp, epoch.load, queue.conserve,
-// queue.transitions, queue.fence, queue.budget, verb.atomic, liveness.drain (by
+// queue.transitions, queue.fence, queue.budget, verb.atomic, verb.model (every reply and
+// every written key against properties/model/, the whole keyspace at each start and phase
+// end), liveness.drain (by
 // check_drain after a run). Named but judged elsewhere: sim.determinism (campaigns run a
 // share twice), verb.replicated (real-server tests), sim.differential (scenario runner).
 #pragma once
@@ -22,6 +24,7 @@
 #include <vector>
 
 #include "core/invariants.h"
+#include "properties/model/model.h"
 #include "properties/state_graph.h"
 #include "sim/world.h"
 
@@ -51,10 +54,13 @@ struct Violation {
 class Checker final : public sim::WorldObserver {
  public:
   Checker() = default;
+  // without_model: verb.model not judged (the bench's measure of what the model costs)
+  explicit Checker(bool with_model) : with_model_(with_model) {}
 
   void before_call(const sim::World& world, std::string_view actor, Args argv) override;
   void after_call(const sim::World& world, const sim::CallRecord& call) override;
   void after_start(const sim::World& world) override;
+  void at_phase(const sim::World& world, std::string_view name) override;
 
   // The whole-keyspace checks (conserve, stamp, budget); after_call runs them too.
   void check_state(const sim::World& world);
@@ -87,6 +93,8 @@ class Checker final : public sim::WorldObserver {
   void check_lease_verb(const sim::World& world, const sim::CallRecord& call);
   void check_transitions(const sim::World& world);
   void check_epoch_load(const sim::World& world);
+  void check_model(const sim::World& world, const sim::CallRecord& call);
+  void check_model_keyspace(const sim::World& world, std::string_view when);
 
   std::vector<Violation> violations_;
   std::map<std::string, std::int64_t> judged_;
@@ -100,6 +108,10 @@ class Checker final : public sim::WorldObserver {
   std::map<std::pair<std::string, std::string>, std::int64_t> tokens_;  // highest token granted
   SweepBefore sweep_;
   const sim::CallRecord* current_ = nullptr;
+  // verb.model: the model follows the world; expect_ is its prediction for the call.
+  bool with_model_ = true;
+  model::Model model_;
+  model::Expectation expect_;
 };
 
 }  // namespace trafikey::properties

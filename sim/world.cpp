@@ -36,6 +36,7 @@ void World::start_process(std::string_view why, std::int64_t survived_calls,
       break;
   }
   epoch_fault_ = EpochFault::none;
+  kept_calls_ = survived_calls;
   const Incarnation& inc = server_.start(read);
   run_ids_.push_back(inc.run_id);
 
@@ -256,9 +257,13 @@ void World::note(std::string_view event, std::string_view fields_json) {
   history_.fault(stamp(), event, fields_json);
 }
 
-void World::phase(std::string_view name) { history_.phase(stamp(), name); }
+void World::phase(std::string_view name) {
+  if (observer_) observer_->at_phase(*this, name);
+  history_.phase(stamp(), name);
+}
 
 void World::end(std::string_view outcome, std::string_view fields_json) {
+  if (observer_) observer_->at_phase(*this, "end");
   history_.end(stamp(), outcome, fields_json);
 }
 

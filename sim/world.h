@@ -45,6 +45,9 @@ class WorldObserver {
   virtual void after_call(const World& world, const CallRecord& call) { (void)world, (void)call; }
   // After a restart or failover has finished (new incarnation started, ledger truncated).
   virtual void after_start(const World& world) { (void)world; }
+  // When a phase begins ("safety", "liveness", ...) and when the run ends ("end"): the
+  // points where the checker compares whole keyspaces.
+  virtual void at_phase(const World& world, std::string_view name) { (void)world, (void)name; }
 
  protected:
   ~WorldObserver() = default;
@@ -105,6 +108,9 @@ class World {
   int incarnation() const { return server_.incarnation().number; }
   bool module_loaded() const { return server_.incarnation().module_loaded; }
   std::int64_t calls() const { return calls_; }
+  // How many calls (1..n of the stream) the current process's dataset holds: all of them
+  // but those the last restart or failover lost.
+  std::int64_t kept_calls() const { return kept_calls_; }
   // How often each sweep verdict occurred: ghost, lane, exempt, counted-recovered,
   // counted-dead (what the server did, read from its rows around each sweep).
   const std::map<std::string, std::int64_t>& verdict_counts() const { return verdict_counts_; }
@@ -139,6 +145,7 @@ class World {
   std::int64_t durable_calls_ = 0, replica_calls_ = 0;  // calls each copy holds
   std::int64_t last_sync_server_ms_ = 0, last_replica_true_ms_ = 0;
   std::int64_t calls_ = 0, writes_ = 0;
+  std::int64_t kept_calls_ = 0;
   mutable SimServer server_;
   std::vector<std::string> run_ids_{""};  // index 0 unused: incarnations count from 1
   EpochFault epoch_fault_ = EpochFault::none;

@@ -1,6 +1,7 @@
 // A mutant's self-test: run the campaign (the same generators and checker as the
 // properties) against a deliberately wrong core and require that it is caught within the
 // budget and shrunk to a short history. Built once per mutant by mutants/CMakeLists.txt.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -44,6 +45,17 @@ int main(int argc, char** argv) {
               f.violations.front().describe().c_str(), f.shrink_steps, f.shrink_tries,
               static_cast<long long>(f.original_calls), static_cast<long long>(f.shrunk_calls),
               f.original.faults.size(), f.shrunk.faults.size(), f.original.jobs, f.shrunk.jobs, lines);
+#ifdef TRAFIKEY_MUTANT_INVARIANT
+  // The invariant this mutant is declared to break must be among those the shrunk run breaks.
+  const auto& broken = rerun.violations;
+  auto it = std::find_if(broken.begin(), broken.end(),
+                         [](const auto& v) { return v.invariant == TRAFIKEY_MUTANT_INVARIANT; });
+  if (it == broken.end()) {
+    std::printf("  it must be caught by %s\n", TRAFIKEY_MUTANT_INVARIANT);
+    return 1;
+  }
+  if (f.invariant != TRAFIKEY_MUTANT_INVARIANT) std::printf("  and by %s\n", it->describe().c_str());
+#endif
   if (f.shrunk_calls > calls_max) {
     std::printf("  the shrunk history is longer than %lld calls\n", calls_max);
     return 1;

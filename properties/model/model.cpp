@@ -1,0 +1,1010 @@
+// The model of EMQ.md, section by section. Every rule below cites the spec's section; the
+// unit tests (properties/model/tests/model_test.cpp) state them one by one.
+#include "properties/model/model.h"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdlib>
+#include <limits>
+
+namespace trafikey::properties::model {
+
+namespace {
+
+using sim::Keyspace;
+
+constexpr std::int64_t i64_max = std::numeric_limits<std::int64_t>::max();
+constexpr std::int64_t score_limit = (std::int64_t{1} << 53) - 1;  // §3, §7: 2^53 - 1
+
+// ---- §6 error texts, spelt from the page
+constexpr std::string_view e_arity = "ERR EMQ wrong number of arguments";
+constexpr std::string_view e_syntax = "ERR EMQ syntax error";
+constexpr std::string_view e_queue = "ERR EMQ bad queue name";
+constexpr std::string_view e_id = "ERR EMQ bad job id";
+constexpr std::string_view e_lease = "ERR EMQ lease out of range";
+constexpr std::string_view e_corrupt = "ERR EMQ corrupt job row";
+constexpr std::string_view e_fence = "READONLY EMQ not a writable primary";
+constexpr std::string_view e_not_integer = "ERR value is not an integer or out of range";
+constexpr std::string_view e_wrongtype =
+    "WRONGTYPE Operation against a key holding the wrong kind of value";
+
+std::string upper_of(std::string_view s) {
+  std::string u(s);
+  for (char& c : u) {
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 32);
+  }
+  return u;
+}
+
+// A decimal integer as the server writes one: optional '-', digits, no leading zero, no
+// "-0", within int64.
+std::optional<std::int64_t> integer(std::string_view t) {
+  if (t.empty() || t.size() > 20) return std::nullopt;
+  const bool neg = t[0] == '-';
+  std::string_view d = neg ? t.substr(1) : t;
+  if (d.empty() || (d[0] == '0' && (d.size() > 1 || neg))) return std::nullopt;
+  unsigned long long v = 0;
+  for (char c : d) {
+    if (c < '0' || c > '9') return std::nullopt;
+    const unsigned long long next = v * 10 + static_cast<unsigned>(c - '0');
+    if (next / 10 != v) return std::nullopt;
+    v = next;
+  }
+  const unsigned long long lim = neg ? 9223372036854775808ull : 9223372036854775807ull;
+  if (v > lim) return std::nullopt;
+  return neg ? static_cast<std::int64_t>(0 - v) : static_cast<std::int64_t>(v);
+}
+
+// §1: a queue is 1..200 bytes without '{', '}' or NUL; a job id 1..200 bytes without NUL.
+bool queue_ok(std::string_view q) {
+  return !q.empty() && q.size() <= 200 && q.find_first_of(std::string_view("{}\0", 3)) == std::string_view::npos;
+}
+bool id_ok(std::string_view id) {
+  return !id.empty() && id.size() <= 200 && id.find('\0') == std::string_view::npos;
+}
+
+// The refusals that apply to a call; the call is refused when there is any.
+struct Refusals {
+  std::vector<Reply> texts;
+  std::vector<std::string> ranges;
+  void add(std::string_view text) {
+    for (const Reply& r : texts) {
+      if (r.text() == text) return;
+    }
+    texts.push_back(Reply::error(text));
+  }
+  // "ERR EMQ <arg> must be an integer in lo..hi" (§6; the arg's spelling is not fixed)
+  void range(std::int64_t lo, std::int64_t hi) {
+    ranges.push_back(std::to_string(lo) + ".." + std::to_string(hi));
+  }
+  bool any() const { return !texts.empty() || !ranges.empty(); }
+};
+
+// A ranged integer argument (§7).
+std::optional<std::int64_t> ranged(Refusals& r, std::string_view text, std::int64_t lo, std::int64_t hi) {
+  auto v = integer(text);
+  if (!v || *v < lo || *v > hi) {
+    r.range(lo, hi);
+    return std::nullopt;
+  }
+  return v;
+}
+
+// The optional `KEYWORD n` tail of a verb: absent, or exactly one keyword with its value.
+std::int64_t option(Refusals& r, Args rest, std::string_view keyword, std::int64_t lo, std::int64_t hi,
+                    std::int64_t fallback) {
+  if (rest.empty()) return fallback;
+  if (rest.size() != 2 || upper_of(rest[0]) != keyword) {
+    // an unknown keyword, a keyword without value, a repeat: the spec names both texts
+    r.add(e_syntax);
+    r.add(e_arity);
+    return fallback;
+  }
+  return ranged(r, rest[1], lo, hi).value_or(fallback);
+}
+
+KeyType type_of(const Keyspace& d, std::string_view key) {
+  const Keyspace::Value* v = d.find(key);
+  if (!v) return KeyType::none;
+  switch (v->index()) {
+    case 0: return KeyType::string;
+    case 1: return KeyType::hash;
+    default: return KeyType::zset;
+  }
+}
+
+const Keyspace::Zset* zset(const Keyspace& d, std::string_view key) {
+  const Keyspace::Value* v = d.find(key);
+  return v && v->index() == 2 ? &*std::get<2>(*v) : nullptr;
+}
+const Keyspace::Hash* hash(const Keyspace& d, std::string_view key) {
+  const Keyspace::Value* v = d.find(key);
+  return v && v->index() == 1 ? &std::get<1>(*v) : nullptr;
+}
+const std::string* field(const Keyspace::Hash* h, std::string_view name) {
+  if (!h) return nullptr;
+  for (const auto& [f, v] : *h) {
+    if (f == name) return &v;
+  }
+  return nullptr;
+}
+std::optional<double> score_of(const Keyspace& d, std::string_view key, std::string_view member) {
+  const Keyspace::Zset* z = zset(d, key);
+  if (!z) return std::nullopt;
+  auto* e = z->scores.find(member);
+  if (!e) return std::nullopt;
+  return e->second;
+}
+
+// §6: "WRONGTYPE" when a queue key holds another type than the spec's table (§1) says.
+void expect_types(Refusals& r, const Keyspace& d, std::initializer_list<std::string_view> zsets) {
+  for (auto key : zsets) {
+    const KeyType t = type_of(d, key);
+    if (t != KeyType::none && t != KeyType::zset) r.add(e_wrongtype);
+  }
+}
+// The seq counter (§4 ADD, FAIL): INCR refuses a non-integer or a value at int64's top.
+void expect_counter(Refusals& r, const Keyspace& d, std::string_view key) {
+  const Keyspace::Value* v = d.find(key);
+  if (!v) return;
+  if (v->index() != 0) {
+    r.add(e_wrongtype);
+    return;
+  }
+  auto n = integer(std::get<0>(*v));
+  if (!n || *n == i64_max) r.add(e_not_integer);
+}
+
+// A row's counter field (§6): missing -> fallback; not a non-negative integer -> corrupt.
+// (At int64's top it cannot be raised by one either.)
+std::optional<std::int64_t> counter(const Keyspace::Hash* row, std::string_view name, std::int64_t fallback,
+                                    bool& corrupt) {
+  const std::string* v = field(row, name);
+  if (!v) return fallback;
+  auto n = integer(*v);
+  if (!n || *n < 0 || *n == i64_max) {
+    corrupt = true;
+    return std::nullopt;
+  }
+  return n;
+}
+
+// §3: live = in active with deadline >= now, the row a hash with state active, and its
+// attempts equal to the token. `corrupt` tells whether a corrupt attempts field decided it.
+struct Liveness {
+  bool live = false;
+  bool corrupt = false;
+  std::string why;  // when not live
+};
+Liveness liveness(const Keyspace& d, std::string_view q, std::string_view id, std::int64_t token,
+                  std::int64_t now) {
+  Liveness l;
+  const auto deadline = score_of(d, active_key(q), id);
+  if (!deadline) {
+    l.why = std::string(id) + " is not in active";
+    return l;
+  }
+  if (*deadline < static_cast<double>(now)) {
+    l.why = std::string(id) + "'s lease expired at st=" + sim::format_score(*deadline);
+    return l;
+  }
+  const Keyspace::Hash* row = hash(d, row_key(q, id));
+  if (!row) {
+    l.why = std::string(id) + "'s row is not a hash";
+    return l;
+  }
+  const std::string* state = field(row, "state");
+  if (!state || *state != "active") {
+    l.why = std::string(id) + "'s row says state " + (state ? *state : "(none)");
+    return l;
+  }
+  const std::string* attempts = field(row, "attempts");
+  const auto held = attempts ? integer(*attempts) : std::nullopt;
+  if (attempts && (!held || *held < 0)) l.corrupt = true;
+  if (!held || *held != token) {
+    l.why = std::string(id) + "'s live token is " + (attempts ? *attempts : "(none)");
+    return l;
+  }
+  l.live = true;
+  return l;
+}
+
+// §3: deadline = now + lease_ms, within 2^53 - 1 (and a server clock below 0 has none).
+std::optional<std::int64_t> deadline_of(std::int64_t now, std::int64_t lease_ms) {
+  if (now < 0 || now > score_limit - lease_ms) return std::nullopt;
+  return now + lease_ms;
+}
+
+Reply bulks(const std::vector<std::string>& ids) {
+  Reply r = Reply::array();
+  for (const auto& id : ids) r.items().push_back(Reply::bulk(id));
+  return r;
+}
+
+// The server's reply to a command it does not know (what a real server answers for EMQ
+// verbs after a refused load): "ERR unknown command 'NAME', with args beginning with: 'a' "
+// as processCommand prints it: each %.*s stops at a NUL, CR and LF become spaces, the name
+// is cut at 128 bytes, the arguments are quoted while fewer than 128 bytes of them were
+// printed, each cut to what is left of the 128.
+Reply unknown(Args argv) {
+  auto c_string = [](std::string_view s, std::size_t max) {
+    std::string out;
+    for (char c : s.substr(0, max)) {
+      if (c == '\0') break;
+      out += (c == '\r' || c == '\n') ? ' ' : c;
+    }
+    return out;
+  };
+  std::string text = "ERR unknown command '";
+  if (!argv.empty()) text += c_string(argv[0], 128);
+  text += "', with args beginning with: ";
+  std::size_t printed = 0;
+  for (std::size_t i = 1; i < argv.size() && printed < 128; ++i) {
+    const std::string a = c_string(argv[i], 128 - printed - (printed ? 1 : 0));
+    const std::string piece = "'" + a + "' ";
+    printed += piece.size();
+    text += piece;
+  }
+  return Reply::error(text);
+}
+
+}  // namespace
+
+// ---- §1 keys
+
+std::string pending_key(std::string_view q) { return "emq:{" + std::string(q) + "}:pending"; }
+std::string active_key(std::string_view q) { return "emq:{" + std::string(q) + "}:active"; }
+std::string done_key(std::string_view q) { return "emq:{" + std::string(q) + "}:done"; }
+std::string dead_key(std::string_view q) { return "emq:{" + std::string(q) + "}:dead"; }
+std::string seq_key(std::string_view q) { return "emq:{" + std::string(q) + "}:seq"; }
+std::string row_key(std::string_view q, std::string_view id) {
+  return "emq:{" + std::string(q) + "}:job:" + std::string(id);
+}
+
+// ---- expectations
+
+bool Expectation::accepts(const Reply& reply) const {
+  for (const Reply& r : replies) {
+    if (r == reply) return true;
+  }
+  if (reply.is_error() && !range_suffixes.empty()) {
+    const std::string& t = reply.text();
+    constexpr std::string_view head = "ERR EMQ ";
+    constexpr std::string_view mid = " must be an integer in ";
+    if (t.rfind(head, 0) == 0) {
+      const auto at = t.find(mid, head.size());
+      if (at != std::string::npos && at > head.size()) {
+        const std::string tail = t.substr(at + mid.size());
+        for (const auto& s : range_suffixes) {
+          if (s == tail) return true;
+        }
+      }
+    }
+  }
+  return false;
+}
+
+std::string Expectation::describe() const {
+  if (replies.size() == 1 && range_suffixes.empty()) return debug_string(replies[0]);
+  std::string s = "one of:";
+  for (const Reply& r : replies) s += " " + debug_string(r);
+  for (const auto& x : range_suffixes) s += " (error \"ERR EMQ <arg> must be an integer in " + x + "\")";
+  return s;
+}
+
+// ---- the model
+
+Model::Model() { data_.set_journal(&undo_); }
+
+void Model::end_call(std::int64_t index) {
+  // Call numbers run on across restarts: a lost call keeps its number and adds nothing.
+  const auto i = static_cast<std::size_t>(index);
+  if (i >= ends_.size()) ends_.resize(i + 1, ends_.back());
+  ends_[i] = undo_.position();
+}
+
+void Model::keep_calls(std::int64_t calls) {
+  const auto kept = static_cast<std::size_t>(std::max<std::int64_t>(calls, 0));
+  if (kept + 1 >= ends_.size()) return;
+  const std::int64_t at = ends_[kept];
+  undo_.rewind(data_, at);
+  // the calls after `kept` are lost: the stream as of each of them is the stream as of `kept`
+  std::fill(ends_.begin() + static_cast<std::ptrdiff_t>(kept) + 1, ends_.end(), at);
+}
+
+Expectation Model::call(Args argv, const Context& ctx) {
+  if (argv.empty()) {
+    Expectation e;
+    e.replies.push_back(unknown(argv));
+    return e;
+  }
+  const std::string name = upper_of(argv[0]);
+  if (name.rfind("EMQ.", 0) == 0) {
+    static constexpr std::array<std::string_view, 10> verbs{
+        "EMQ.ADD", "EMQ.CLAIM", "EMQ.EXTEND", "EMQ.EXTENDS", "EMQ.COMPLETE",
+        "EMQ.FAIL", "EMQ.STALLED.CHECK", "EMQ.STATS", "EMQ.JOB", "EMQ.EPOCH"};
+    const bool known = std::find(verbs.begin(), verbs.end(), name) != verbs.end();
+    // §2: a process whose epoch did not load serves no EMQ verb.
+    if (ctx.module_loaded && known) return verb(argv, ctx);
+    Expectation e;
+    e.replies.push_back(unknown(argv));
+    e.note = ctx.module_loaded ? "no such verb" : "the module is not loaded in this process";
+    return e;
+  }
+  return plain(argv, ctx);
+}
+
+Expectation Model::verb(Args argv, const Context& ctx) {
+  const std::string name = upper_of(argv[0]);
+  const std::int64_t now = ctx.now_ms;
+  const auto argc = argv.size();
+  Expectation e;
+  Refusals r;
+  auto refused = [&](std::vector<Reply> also = {}) {
+    e.replies = std::move(r.texts);
+    for (auto& a : also) e.replies.push_back(std::move(a));
+    e.range_suffixes = std::move(r.ranges);
+    return e;
+  };
+  auto arity = [&](bool ok) {
+    if (!ok) r.add(e_arity);
+    return ok;
+  };
+  auto fence = [&] {
+    if (!ctx.writable) r.add(e_fence);
+  };
+
+  if (name == "EMQ.EPOCH") {  // §4: the cached run_id
+    if (!arity(argc == 1)) return refused();
+    e.replies.push_back(Reply::bulk(ctx.run_id));
+    return e;
+  }
+  if (argc < 2) {
+    r.add(e_arity);
+    return refused();
+  }
+  const std::string_view q = argv[1];
+  const bool q_ok = queue_ok(q);
+  if (!q_ok) r.add(e_queue);
+  std::string pending, active, done, dead, seq;
+  if (q_ok) {
+    pending = pending_key(q), active = active_key(q), done = done_key(q), dead = dead_key(q), seq = seq_key(q);
+    e.keys = {pending, active, done, dead, seq};
+  }
+  auto id_arg = [&](std::string_view id) {
+    if (!id_ok(id)) r.add(e_id);
+  };
+  Keyspace& d = data_;
+
+  // ---- EMQ.ADD q id payload [MAXFAILURES n]
+  if (name == "EMQ.ADD") {
+    if (!arity(argc >= 4)) return refused();
+    id_arg(argv[2]);
+    const std::int64_t max_failures = option(r, argv.subspan(4), "MAXFAILURES", 1, 1000000, 3);
+    fence();
+    if (r.any()) return refused();
+    const std::string row = row_key(q, argv[2]);
+    e.keys.push_back(row);
+    Refusals state;
+    expect_types(state, d, {pending});
+    expect_counter(state, d, seq);
+    if (type_of(d, row) != KeyType::none) {  // the row key exists: 0, nothing written
+      e.note = "the row key exists";
+      r = std::move(state);
+      return refused({Reply::integer(0)});
+    }
+    if (state.any()) {
+      r = std::move(state);
+      return refused();
+    }
+    const std::string mf = std::to_string(max_failures);
+    const std::array<FieldRef, 5> fields{FieldRef{"state", "pending"}, FieldRef{"payload", argv[3]},
+                                         FieldRef{"attempts", "0"}, FieldRef{"failures", "0"},
+                                         FieldRef{"max_failures", mf}};
+    d.hset(row, fields);
+    const std::int64_t s = d.incr(seq);
+    d.zadd(pending, static_cast<double>(s), argv[2]);
+    e.writes = true;
+    e.replies.push_back(Reply::integer(1));
+    return e;
+  }
+
+  // ---- EMQ.CLAIM q lease_ms [COUNT n]
+  if (name == "EMQ.CLAIM") {
+    if (!arity(argc >= 3)) return refused();
+    const auto lease_ms = ranged(r, argv[2], 1, score_limit);
+    const std::int64_t count = option(r, argv.subspan(3), "COUNT", 1, 1000, 1);
+    fence();
+    if (r.any()) return refused();
+    expect_types(r, d, {pending, active});
+    if (r.any()) return refused();
+    struct Pick {
+      std::string id;
+      bool ghost = false;
+      std::int64_t token = 0;
+      std::string payload;
+    };
+    std::vector<Pick> picks;
+    std::int64_t claims = 0, ghosts = 0;
+    bool corrupt = false;
+    if (const Keyspace::Zset* z = zset(d, pending)) {
+      for (const auto& [score, id] : z->order) {  // lowest first; ties by id bytes
+        if (claims == count || ghosts == 1000) break;  // §7: at most 1000 ghosts a call
+        Pick p;
+        p.id = id;
+        const std::string row = row_key(q, id);
+        const Keyspace::Hash* h = hash(d, row);
+        if (!h) {
+          p.ghost = true;  // not a hash: removed, not claimed, not counted
+          ++ghosts;
+          e.note += id + " was a ghost (removed, not counted); ";
+        } else {
+          const auto att = counter(h, "attempts", 0, corrupt);
+          if (!att) break;
+          p.token = *att + 1;
+          const std::string* payload = field(h, "payload");
+          p.payload = payload ? *payload : "";
+          ++claims;
+        }
+        picks.push_back(std::move(p));
+      }
+    }
+    if (corrupt) {
+      r.add(e_corrupt);
+      return refused();
+    }
+    const auto deadline = deadline_of(now, *lease_ms);
+    if (!deadline) {
+      r.add(e_lease);
+      // with nothing to claim there is no deadline to refuse: [] writes nothing either
+      return refused(picks.empty() ? std::vector<Reply>{Reply::array()} : std::vector<Reply>{});
+    }
+    Reply reply = Reply::array();
+    for (const Pick& p : picks) {
+      d.zrem(pending, p.id);
+      e.writes = true;
+      const std::string row = row_key(q, p.id);
+      e.keys.push_back(row);
+      if (p.ghost) continue;
+      const std::string token = std::to_string(p.token);
+      const std::array<FieldRef, 3> fields{FieldRef{"state", "active"}, FieldRef{"attempts", token},
+                                           FieldRef{"lease_epoch", ctx.run_id}};
+      d.hset(row, fields);
+      d.zadd(active, static_cast<double>(*deadline), p.id);
+      reply.items().push_back(Reply::array({Reply::bulk(p.id), Reply::integer(p.token), Reply::bulk(p.payload)}));
+    }
+    e.replies.push_back(std::move(reply));
+    return e;
+  }
+
+  // ---- EMQ.EXTEND q id attempts lease_ms
+  if (name == "EMQ.EXTEND") {
+    if (!arity(argc == 5)) return refused();
+    id_arg(argv[2]);
+    const auto token = ranged(r, argv[3], 1, i64_max);
+    const auto lease_ms = ranged(r, argv[4], 1, score_limit);
+    fence();
+    if (r.any()) return refused();
+    expect_types(r, d, {active});
+    if (r.any()) return refused();
+    const std::string row = row_key(q, argv[2]);
+    e.keys.push_back(row);
+    const Liveness l = liveness(d, q, argv[2], *token, now);
+    const auto deadline = deadline_of(now, *lease_ms);
+    if (!l.live) {
+      e.note = l.why;
+      if (l.corrupt) r.add(e_corrupt);
+      if (!deadline) r.add(e_lease);
+      return refused({Reply::integer(0)});
+    }
+    if (!deadline) {
+      r.add(e_lease);
+      return refused();
+    }
+    d.zadd(active, static_cast<double>(*deadline), argv[2]);
+    const std::array<FieldRef, 1> stamp{FieldRef{"lease_epoch", ctx.run_id}};
+    d.hset(row, stamp);
+    e.writes = true;
+    e.replies.push_back(Reply::integer(1));
+    return e;
+  }
+
+  // ---- EMQ.EXTENDS q lease_ms id attempts [id attempts ...]
+  if (name == "EMQ.EXTENDS") {
+    if (!arity(argc >= 5 && (argc - 3) % 2 == 0 && (argc - 3) / 2 <= 1000)) return refused();
+    const auto lease_ms = ranged(r, argv[2], 1, score_limit);
+    std::vector<std::int64_t> tokens;
+    for (std::size_t i = 3; i + 1 < argc; i += 2) {
+      id_arg(argv[i]);
+      tokens.push_back(ranged(r, argv[i + 1], 1, i64_max).value_or(0));
+    }
+    fence();
+    if (r.any()) return refused();
+    expect_types(r, d, {active});
+    if (r.any()) return refused();
+    // one now for the call; every pair judged on the dataset before the call's writes
+    std::vector<bool> live;
+    bool any_live = false, corrupt = false;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+      const Liveness l = liveness(d, q, argv[3 + 2 * i], tokens[i], now);
+      live.push_back(l.live);
+      any_live = any_live || l.live;
+      corrupt = corrupt || l.corrupt;
+      e.keys.push_back(row_key(q, argv[3 + 2 * i]));
+      if (!l.live) e.note += l.why + "; ";
+    }
+    const auto deadline = deadline_of(now, *lease_ms);
+    Reply reply = Reply::array();
+    for (bool l : live) reply.items().push_back(Reply::integer(l ? 1 : 0));
+    if (!deadline || (corrupt && !any_live)) {
+      if (!deadline) r.add(e_lease);
+      if (corrupt) r.add(e_corrupt);
+      return refused(any_live ? std::vector<Reply>{} : std::vector<Reply>{std::move(reply)});
+    }
+    for (std::size_t i = 0; i < live.size(); ++i) {
+      if (!live[i]) continue;
+      d.zadd(active, static_cast<double>(*deadline), argv[3 + 2 * i]);
+      const std::array<FieldRef, 1> stamp{FieldRef{"lease_epoch", ctx.run_id}};
+      d.hset(row_key(q, argv[3 + 2 * i]), stamp);
+      e.writes = true;
+    }
+    e.replies.push_back(std::move(reply));
+    return e;
+  }
+
+  // ---- EMQ.COMPLETE q id attempts [result]
+  if (name == "EMQ.COMPLETE") {
+    if (!arity(argc == 4 || argc == 5)) return refused();
+    id_arg(argv[2]);
+    const auto token = ranged(r, argv[3], 1, i64_max);
+    fence();
+    if (r.any()) return refused();
+    expect_types(r, d, {active, done});
+    if (r.any()) return refused();
+    const std::string row = row_key(q, argv[2]);
+    e.keys.push_back(row);
+    const Liveness l = liveness(d, q, argv[2], *token, now);
+    if (!l.live) {
+      e.note = l.why;
+      if (l.corrupt) r.add(e_corrupt);
+      return refused({Reply::integer(0)});
+    }
+    d.zrem(active, argv[2]);
+    d.zadd(done, static_cast<double>(now), argv[2]);
+    std::vector<FieldRef> fields{FieldRef{"state", "done"}};
+    if (argc == 5) fields.push_back(FieldRef{"result", argv[4]});
+    d.hset(row, fields);
+    e.writes = true;
+    e.replies.push_back(Reply::integer(1));
+    return e;
+  }
+
+  // ---- EMQ.FAIL q id attempts reason
+  if (name == "EMQ.FAIL") {
+    if (!arity(argc == 5)) return refused();
+    id_arg(argv[2]);
+    const auto token = ranged(r, argv[3], 1, i64_max);
+    fence();
+    if (r.any()) return refused();
+    expect_types(r, d, {active, pending, dead});
+    if (r.any()) return refused();
+    const std::string row = row_key(q, argv[2]);
+    e.keys.push_back(row);
+    const Liveness l = liveness(d, q, argv[2], *token, now);
+    if (!l.live) {
+      e.note = l.why;
+      if (l.corrupt) r.add(e_corrupt);
+      return refused({Reply::integer(0)});
+    }
+    bool corrupt = false;
+    const Keyspace::Hash* h = hash(d, row);
+    const auto failures = counter(h, "failures", 0, corrupt);
+    const auto max_failures = counter(h, "max_failures", 3, corrupt);
+    if (corrupt) {
+      r.add(e_corrupt);
+      return refused();
+    }
+    const std::int64_t f = *failures + 1;
+    const std::string fs = std::to_string(f);
+    if (f < *max_failures) {  // requeued
+      expect_counter(r, d, seq);
+      if (r.any()) return refused();
+      e.note = "failure " + fs + " of " + std::to_string(*max_failures) + ": requeued";
+      d.zrem(active, argv[2]);
+      const std::int64_t s = d.incr(seq);
+      d.zadd(pending, static_cast<double>(s), argv[2]);
+      const std::array<FieldRef, 3> fields{FieldRef{"state", "pending"}, FieldRef{"failures", fs},
+                                           FieldRef{"error", argv[4]}};
+      d.hset(row, fields);
+      e.replies.push_back(Reply::integer(1));
+    } else {  // dead-lettered
+      e.note = "failure " + fs + " of " + std::to_string(*max_failures) + ": dead";
+      d.zrem(active, argv[2]);
+      d.zadd(dead, static_cast<double>(now), argv[2]);
+      const std::array<FieldRef, 4> fields{FieldRef{"state", "dead"}, FieldRef{"failures", fs},
+                                           FieldRef{"dead_reason", "failed"}, FieldRef{"error", argv[4]}};
+      d.hset(row, fields);
+      e.replies.push_back(Reply::integer(2));
+    }
+    e.writes = true;
+    return e;
+  }
+
+  // ---- EMQ.STALLED.CHECK q max_stalled [LIMIT n]   (§5)
+  if (name == "EMQ.STALLED.CHECK") {
+    if (!arity(argc >= 3)) return refused();
+    const auto max_stalled = ranged(r, argv[2], 1, 1000000);
+    const std::int64_t limit = option(r, argv.subspan(3), "LIMIT", 1, 10000, 1000);
+    fence();
+    if (r.any()) return refused();
+    expect_types(r, d, {active, pending, dead});
+    if (r.any()) return refused();
+    enum class V { ghost, lane, exempt, recovered, dead };
+    struct Judged {
+      std::string id;
+      V v;
+      std::string stalled;
+    };
+    std::vector<Judged> judged;
+    bool corrupt = false;
+    if (const Keyspace::Zset* z = zset(d, active)) {
+      for (const auto& [score, id] : z->order) {  // lowest deadline first
+        if (static_cast<std::int64_t>(judged.size()) == limit) break;
+        if (!(score < static_cast<double>(now))) {  // expired: deadline < now
+          e.note += id + " not expired (deadline st=" + sim::format_score(score) + " >= now); ";
+          break;
+        }
+        const Keyspace::Hash* h = hash(d, row_key(q, id));
+        Judged j{id, V::ghost, {}};
+        if (!h) {
+          j.v = V::ghost;  // 1. not a hash
+        } else if (field(h, "group")) {
+          j.v = V::lane;  // 2. a lane row: untouched
+        } else {
+          const std::string* stamp = field(h, "lease_epoch");
+          if (!stamp || *stamp != ctx.run_id) {
+            j.v = V::exempt;  // 3. crossed a restart, or no stamp: not counted
+          } else {
+            const auto s = counter(h, "stalled", 0, corrupt);  // 4. counted
+            if (!s) break;
+            j.stalled = std::to_string(*s + 1);
+            j.v = *s + 1 >= *max_stalled ? V::dead : V::recovered;
+          }
+        }
+        judged.push_back(std::move(j));
+      }
+    }
+    if (corrupt) {
+      r.add(e_corrupt);
+      return refused();
+    }
+    std::array<std::vector<std::string>, 4> lists;  // recovered, dead, ghosts, lanes
+    static constexpr std::array<std::string_view, 5> verdict_names{"ghost", "lane", "exempt", "counted", "counted-dead"};
+    for (const Judged& j : judged) {
+      const std::string row = row_key(q, j.id);
+      e.keys.push_back(row);
+      e.note += j.id + " " + std::string(verdict_names[static_cast<std::size_t>(j.v)]) +
+                (j.stalled.empty() ? "" : " (stalled " + j.stalled + ")") + "; ";
+      switch (j.v) {
+        case V::ghost:
+          d.zrem(active, j.id);
+          lists[2].push_back(j.id);
+          break;
+        case V::lane:
+          lists[3].push_back(j.id);
+          break;
+        case V::exempt: {
+          d.zrem(active, j.id);
+          d.zadd(pending, 0, j.id);
+          const std::array<FieldRef, 1> fields{FieldRef{"state", "pending"}};
+          d.hset(row, fields);
+          lists[0].push_back(j.id);
+          break;
+        }
+        case V::recovered: {
+          d.zrem(active, j.id);
+          d.zadd(pending, 0, j.id);
+          const std::array<FieldRef, 2> fields{FieldRef{"state", "pending"}, FieldRef{"stalled", j.stalled}};
+          d.hset(row, fields);
+          lists[0].push_back(j.id);
+          break;
+        }
+        case V::dead: {
+          d.zrem(active, j.id);
+          d.zadd(dead, static_cast<double>(now), j.id);
+          const std::array<FieldRef, 3> fields{FieldRef{"state", "dead"}, FieldRef{"stalled", j.stalled},
+                                               FieldRef{"dead_reason", "stalled"}};
+          d.hset(row, fields);
+          lists[1].push_back(j.id);
+          break;
+        }
+      }
+      if (j.v != V::lane) e.writes = true;
+    }
+    e.replies.push_back(Reply::array({Reply::bulk("recovered"), bulks(lists[0]), Reply::bulk("dead"),
+                                      bulks(lists[1]), Reply::bulk("ghosts"), bulks(lists[2]),
+                                      Reply::bulk("lanes"), bulks(lists[3])}));
+    return e;
+  }
+
+  // ---- EMQ.STATS q (read-only)
+  if (name == "EMQ.STATS") {
+    if (!arity(argc == 2)) return refused();
+    if (r.any()) return refused();
+    expect_types(r, d, {pending, active, done, dead});
+    if (r.any()) return refused();
+    auto card = [&](const std::string& key) {
+      const Keyspace::Zset* z = zset(d, key);
+      return Reply::integer(z ? static_cast<std::int64_t>(z->order.size()) : 0);
+    };
+    e.replies.push_back(Reply::array({Reply::bulk("pending"), card(pending), Reply::bulk("active"), card(active),
+                                      Reply::bulk("done"), card(done), Reply::bulk("dead"), card(dead)}));
+    return e;
+  }
+
+  // ---- EMQ.JOB q id (read-only): fields sorted by name, or nil
+  if (name == "EMQ.JOB") {
+    if (!arity(argc == 3)) return refused();
+    id_arg(argv[2]);
+    if (r.any()) return refused();
+    const std::string row = row_key(q, argv[2]);
+    const KeyType t = type_of(d, row);
+    if (t == KeyType::none) {
+      e.replies.push_back(Reply::nil());
+      return e;
+    }
+    if (t != KeyType::hash) {
+      r.add(e_wrongtype);
+      return refused();
+    }
+    auto fields = *hash(d, row);
+    std::sort(fields.begin(), fields.end());
+    Reply reply = Reply::array();
+    for (const auto& [f, v] : fields) {
+      reply.items().push_back(Reply::bulk(f));
+      reply.items().push_back(Reply::bulk(v));
+    }
+    e.replies.push_back(std::move(reply));
+    return e;
+  }
+  e.replies.push_back(unknown(argv));
+  return e;
+}
+
+// ---- the plain commands of the simulated server (sim/plain.cpp's table), Valkey's way
+
+Expectation Model::plain(Args a, const Context& ctx) {
+  Expectation e;
+  Keyspace& d = data_;
+  const std::string name = upper_of(a[0]);
+  struct Spec {
+    std::string_view upper, lower;
+    int arity;
+    bool writes;
+  };
+  static constexpr std::array<Spec, 12> table{{
+      {"HSET", "hset", -4, true},     {"HGET", "hget", 3, false},   {"HGETALL", "hgetall", 2, false},
+      {"HDEL", "hdel", -3, true},     {"ZADD", "zadd", -4, true},   {"ZRANGE", "zrange", -4, false},
+      {"ZREM", "zrem", -3, true},     {"ZSCORE", "zscore", 3, false}, {"INCR", "incr", 2, true},
+      {"DEL", "del", -2, true},       {"TYPE", "type", 2, false},   {"EXISTS", "exists", -2, false},
+  }};
+  const Spec* spec = nullptr;
+  for (const Spec& s : table) {
+    if (s.upper == name) spec = &s;
+  }
+  auto answer = [&](Reply r) {
+    e.replies.push_back(std::move(r));
+    return e;
+  };
+  if (!spec) return answer(unknown(a));
+  const int argc = static_cast<int>(a.size());
+  if ((spec->arity > 0 && argc != spec->arity) || (spec->arity < 0 && argc < -spec->arity)) {
+    return answer(Reply::error("ERR wrong number of arguments for '" + std::string(spec->lower) + "' command"));
+  }
+  if (spec->writes && ctx.replica) return answer(Reply::error("READONLY You can't write against a read only replica."));
+  const Reply wrongtype = Reply::error(e_wrongtype);
+  const KeyType t = type_of(d, a[1]);
+  if (name != "DEL" && name != "EXISTS") e.keys.push_back(std::string(a[1]));
+
+  if (name == "HSET") {
+    if (argc % 2 != 0) return answer(Reply::error("ERR wrong number of arguments for 'hset' command"));
+    if (t != KeyType::none && t != KeyType::hash) return answer(wrongtype);
+    std::int64_t added = 0;
+    for (int i = 2; i + 1 < argc; i += 2) {
+      if (!field(hash(d, a[1]), a[static_cast<std::size_t>(i)])) ++added;
+      d.hset(a[1], a[static_cast<std::size_t>(i)], a[static_cast<std::size_t>(i) + 1]);
+    }
+    e.writes = true;
+    return answer(Reply::integer(added));
+  }
+  if (name == "HGET" || name == "HGETALL") {
+    if (t != KeyType::none && t != KeyType::hash) return answer(wrongtype);
+    const Keyspace::Hash* h = hash(d, a[1]);
+    if (name == "HGET") {
+      const std::string* v = field(h, a[2]);
+      return answer(v ? Reply::bulk(*v) : Reply::nil());
+    }
+    Reply r = Reply::array();
+    if (h) {
+      for (const auto& [f, v] : *h) {  // insertion order, as a small hash keeps it
+        r.items().push_back(Reply::bulk(f));
+        r.items().push_back(Reply::bulk(v));
+      }
+    }
+    return answer(std::move(r));
+  }
+  if (name == "HDEL") {
+    if (t != KeyType::none && t != KeyType::hash) return answer(wrongtype);
+    std::int64_t removed = 0;
+    for (int i = 2; i < argc; ++i) {
+      if (!field(hash(d, a[1]), a[static_cast<std::size_t>(i)])) continue;
+      d.hdel(a[1], a[static_cast<std::size_t>(i)]);
+      ++removed;
+      e.writes = true;
+    }
+    return answer(Reply::integer(removed));
+  }
+  if (name == "ZADD") {
+    if (argc % 2 != 0) return answer(Reply::error("ERR syntax error"));
+    std::vector<double> scores;
+    for (int i = 2; i < argc; i += 2) {
+      const std::string s(a[static_cast<std::size_t>(i)]);
+      double v = 0;
+      if (s == "inf" || s == "+inf") {
+        v = HUGE_VAL;
+      } else if (s == "-inf") {
+        v = -HUGE_VAL;
+      } else {
+        char* end = nullptr;
+        v = s.empty() || s.size() > 64 ? NAN : std::strtod(s.c_str(), &end);
+        if (s.empty() || s.size() > 64 || end != s.c_str() + s.size() || std::isnan(v) ||
+            std::isspace(static_cast<unsigned char>(s[0]))) {
+          return answer(Reply::error("ERR value is not a valid float"));
+        }
+      }
+      scores.push_back(v);
+    }
+    if (t != KeyType::none && t != KeyType::zset) return answer(wrongtype);
+    std::int64_t added = 0;
+    for (int i = 2; i < argc; i += 2) {
+      const std::string_view member = a[static_cast<std::size_t>(i) + 1];
+      if (!score_of(d, a[1], member)) ++added;
+      d.zadd(a[1], scores[static_cast<std::size_t>(i - 2) / 2], member);
+    }
+    e.writes = true;
+    return answer(Reply::integer(added));
+  }
+  if (name == "ZREM") {
+    if (t != KeyType::none && t != KeyType::zset) return answer(wrongtype);
+    std::int64_t removed = 0;
+    for (int i = 2; i < argc; ++i) {
+      if (!score_of(d, a[1], a[static_cast<std::size_t>(i)])) continue;
+      d.zrem(a[1], a[static_cast<std::size_t>(i)]);
+      ++removed;
+      e.writes = true;
+    }
+    return answer(Reply::integer(removed));
+  }
+  if (name == "ZRANGE") {
+    bool with_scores = false;
+    if (argc == 5) {
+      if (upper_of(a[4]) != "WITHSCORES") return answer(Reply::error("ERR syntax error"));
+      with_scores = true;
+    } else if (argc != 4) {
+      return answer(Reply::error("ERR syntax error"));
+    }
+    const auto start = integer(a[2]), stop = integer(a[3]);
+    if (!start || !stop) return answer(Reply::error(e_not_integer));
+    if (t != KeyType::none && t != KeyType::zset) return answer(wrongtype);
+    Reply r = Reply::array();
+    if (const Keyspace::Zset* z = zset(d, a[1])) {
+      const auto n = static_cast<std::int64_t>(z->order.size());
+      std::int64_t lo = *start < 0 ? std::max<std::int64_t>(0, n + *start) : *start;
+      std::int64_t hi = *stop < 0 ? n + *stop : std::min(*stop, n - 1);
+      for (std::int64_t i = lo; i <= hi && i < n; ++i) {
+        const auto& [score, member] = z->order.begin()[i];
+        r.items().push_back(Reply::bulk(member));
+        if (with_scores) r.items().push_back(Reply::bulk(sim::format_score(score)));
+      }
+    }
+    return answer(std::move(r));
+  }
+  if (name == "ZSCORE") {
+    if (t != KeyType::none && t != KeyType::zset) return answer(wrongtype);
+    const auto s = score_of(d, a[1], a[2]);
+    return answer(s ? Reply::bulk(sim::format_score(*s)) : Reply::nil());
+  }
+  if (name == "INCR") {
+    if (t != KeyType::none && t != KeyType::string) return answer(wrongtype);
+    if (t == KeyType::string) {
+      const auto n = integer(std::get<0>(*d.find(a[1])));
+      if (!n || *n == i64_max) return answer(Reply::error(e_not_integer));
+    }
+    e.writes = true;
+    return answer(Reply::integer(d.incr(a[1])));
+  }
+  if (name == "DEL") {
+    std::int64_t removed = 0;
+    for (int i = 1; i < argc; ++i) {
+      e.keys.emplace_back(a[static_cast<std::size_t>(i)]);
+      if (d.del(a[static_cast<std::size_t>(i)]) > 0) {
+        ++removed;
+        e.writes = true;
+      }
+    }
+    return answer(Reply::integer(removed));
+  }
+  if (name == "TYPE") {
+    static constexpr std::array<std::string_view, 4> names{"none", "string", "hash", "zset"};
+    return answer(Reply::simple(names[t == KeyType::none ? 0 : t == KeyType::string ? 1 : t == KeyType::hash ? 2 : 3]));
+  }
+  // EXISTS
+  std::int64_t n = 0;
+  for (int i = 1; i < argc; ++i) n += d.exists(a[static_cast<std::size_t>(i)]) ? 1 : 0;
+  return answer(Reply::integer(n));
+}
+
+// ---- comparing datasets
+
+namespace {
+std::string show(const Keyspace::Value* v) {
+  if (!v) return "(no key)";
+  switch (v->index()) {
+    case 0: return "string " + sim::quote_bytes(std::get<0>(*v));
+    case 1: {
+      auto fields = std::get<1>(*v);
+      std::sort(fields.begin(), fields.end());
+      std::string s = "hash {";
+      for (const auto& [f, x] : fields) s += " " + f + "=" + sim::quote_bytes(x);
+      return s + " }";
+    }
+    default: {
+      std::string s = "zset [";
+      for (const auto& [score, m] : std::get<2>(*v)->order) s += " " + m + ":" + sim::format_score(score);
+      return s + " ]";
+    }
+  }
+}
+
+bool same(const Keyspace::Value* a, const Keyspace::Value* b) {
+  if (!a || !b) return a == b;
+  if (a->index() != b->index()) return false;
+  if (a->index() == 1) {  // a hash: the same fields with the same values, in any order
+    const auto& x = std::get<1>(*a);
+    const auto& y = std::get<1>(*b);
+    if (x.size() != y.size()) return false;
+    for (const auto& [f, v] : x) {
+      const std::string* w = field(&y, f);
+      if (!w || *w != v) return false;
+    }
+    return true;
+  }
+  return *a == *b;
+}
+}  // namespace
+
+std::string compare_key(const Keyspace& server, const Keyspace& model, std::string_view key) {
+  const Keyspace::Value* s = server.find(key);
+  const Keyspace::Value* m = model.find(key);
+  if (same(s, m)) return {};
+  return std::string(key) + " is " + show(s) + ", the model has " + show(m);
+}
+
+std::string compare_all(const Keyspace& server, const Keyspace& model, std::size_t max) {
+  std::vector<std::string> keys = server.keys();
+  for (auto& k : model.keys()) keys.push_back(std::move(k));
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  std::string out;
+  std::size_t found = 0;
+  for (const auto& k : keys) {
+    std::string diff = compare_key(server, model, k);
+    if (diff.empty()) continue;
+    if (found++ < max) out += (out.empty() ? "" : "; ") + diff;
+  }
+  if (found > max) out += "; and " + std::to_string(found - max) + " more key(s)";
+  return out;
+}
+
+}  // namespace trafikey::properties::model

@@ -1,0 +1,97 @@
+// Model: an independent executable model of shared spec EMQ.md, the oracle of the
+// invariant `verb.model` (INVARIANTS.md).
+//
+// Written from the spec page, not from the core: it shares no code with core/verbs/ or
+// core/decide/ (only the plain Reply and Args types, and the simulated keyspace as a data
+// structure). Given a call, the server time and the process's run_id, it predicts the
+// reply and applies the call's writes to its own dataset, so after each call the server's
+// written keys, and at each phase end its whole keyspace, can be compared with the
+// model's. It knows the plain commands of the simulated server too (sim/plain.cpp: DEL,
+// HSET, ...), so an operator's fault (a deleted row, a written `group`) keeps it exact.
+//
+// Where the spec fixes the refusal texts but not which of several applicable refusals
+// wins, the model accepts any of them (each writes nothing). Where a corrupt field could
+// be answered either by `ERR EMQ corrupt job row` or by the verb's "nothing done" reply,
+// it accepts both, as neither writes.
+//
+// Persistence: the model's dataset is a prefix of its own write stream. end_call(i) marks
+// where call i ended; keep_calls(n) takes the dataset back to the end of call n, as a
+// restart or failover that kept n calls does. It is never rebuilt from the server.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/args.h"
+#include "core/reply.h"
+#include "sim/keyspace.h"
+#include "sim/undo.h"
+
+namespace trafikey::properties::model {
+
+// The spec's key names (EMQ §1), spelt here from the page.
+std::string pending_key(std::string_view q);
+std::string active_key(std::string_view q);
+std::string done_key(std::string_view q);
+std::string dead_key(std::string_view q);
+std::string seq_key(std::string_view q);
+std::string row_key(std::string_view q, std::string_view id);
+
+// What the call runs under.
+struct Context {
+  std::int64_t now_ms = 0;     // the server's clock at the call
+  bool module_loaded = true;   // false: EMQ verbs are unknown commands
+  std::string_view run_id;     // the process's epoch (current())
+  bool writable = true;        // false: a replica or a loading server (the fence)
+  bool replica = false;        // plain writes refuse on a replica only
+};
+
+// What the model expects of one call.
+struct Expectation {
+  std::vector<Reply> replies;              // any of these is right
+  std::vector<std::string> range_suffixes; // also right: "ERR EMQ <any> must be an integer in <suffix>"
+  std::vector<std::string> keys;           // keys whose contents to compare after the call
+  std::string note;                        // what the model saw, for a reviewer
+  bool writes = false;                     // the model wrote something
+
+  bool accepts(const Reply& reply) const;
+  // "[[j1 1 a]]", or "one of: ..." for a set of refusals.
+  std::string describe() const;
+};
+
+class Model {
+ public:
+  Model();
+  Model(const Model&) = delete;
+  Model& operator=(const Model&) = delete;
+
+  // Predicts the call and applies its writes (a lost reply still ran).
+  Expectation call(Args argv, const Context& ctx);
+
+  const sim::Keyspace& data() const { return data_; }
+  // Call `index` (1, 2, ...) has ended: the dataset as of it is a position of the stream.
+  void end_call(std::int64_t index);
+  // A new process started on the first `calls` calls (what persistence or the replica
+  // kept): the model's dataset goes back to the end of call `calls`.
+  void keep_calls(std::int64_t calls);
+  std::int64_t calls() const { return static_cast<std::int64_t>(ends_.size()) - 1; }
+
+ private:
+  Expectation verb(Args argv, const Context& ctx);
+  Expectation plain(Args argv, const Context& ctx);
+
+  sim::Keyspace data_;
+  sim::UndoLog undo_;
+  std::vector<std::int64_t> ends_{0};  // [call index] -> stream position at its end
+};
+
+// Compares one key of two keyspaces: same type and contents (hash fields as a set, zset
+// members with their scores in order). Empty when equal, else what differs.
+std::string compare_key(const sim::Keyspace& server, const sim::Keyspace& model, std::string_view key);
+// The first keys (at most `max`) where the two keyspaces differ, with what differs.
+std::string compare_all(const sim::Keyspace& server, const sim::Keyspace& model, std::size_t max = 3);
+
+}  // namespace trafikey::properties::model

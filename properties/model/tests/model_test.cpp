@@ -1,0 +1,309 @@
+// The model of EMQ.md, rule by rule: one test per row of §4's verb table and per step of
+// §5's sweep, plus the keys of §1, the lease window of §3, the refusals of §6 and the
+// plain commands an operator uses. Read next to the spec page.
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "properties/model/model.h"
+
+namespace trafikey::properties::model {
+namespace {
+
+constexpr std::string_view NOW = "3f2c0d8e9b1a4c5d6e7f8091a2b3c4d5e6f70812";
+constexpr std::string_view OLD = "0000000000000000000000000000000000000000";
+
+class EmqModel : public ::testing::Test {
+ protected:
+  Expectation call(std::initializer_list<std::string_view> argv) {
+    const std::vector<std::string_view> v(argv);
+    Expectation e = m.call(Args(v.data(), v.size()), ctx);
+    m.end_call(m.calls() + 1);
+    return e;
+  }
+  // The one reply the model expects.
+  Reply reply(std::initializer_list<std::string_view> argv) {
+    Expectation e = call(argv);
+    EXPECT_EQ(e.replies.size(), 1u) << e.describe();
+    EXPECT_TRUE(e.range_suffixes.empty());
+    return e.replies.empty() ? Reply::nil() : e.replies[0];
+  }
+  std::string row(std::string_view id) {
+    const auto* v = m.data().find(row_key("q", id));
+    if (!v || v->index() != 1) return "(none)";
+    auto fields = std::get<1>(*v);
+    std::sort(fields.begin(), fields.end());
+    std::string s;
+    for (const auto& [f, x] : fields) s += (s.empty() ? "" : " ") + f + "=" + x;
+    return s;
+  }
+  std::string zset(std::string_view key) {
+    const auto* v = m.data().find(key);
+    if (!v || v->index() != 2) return "(none)";
+    std::string s;
+    for (const auto& [score, member] : std::get<2>(*v)->order) {
+      s += (s.empty() ? "" : " ") + member + "@" + sim::format_score(score);
+    }
+    return s;
+  }
+  static Reply I(std::int64_t n) { return Reply::integer(n); }
+  static Reply B(std::string_view s) { return Reply::bulk(s); }
+  static Reply E(std::string_view s) { return Reply::error(s); }
+  static Reply A(std::vector<Reply> items = {}) { return Reply::array(std::move(items)); }
+  static Reply Claimed(std::string_view id, std::int64_t att, std::string_view payload) {
+    return A({B(id), I(att), B(payload)});
+  }
+  static Reply Sweep(std::vector<std::string> rec, std::vector<std::string> dead,
+                     std::vector<std::string> ghosts, std::vector<std::string> lanes) {
+    auto list = [](const std::vector<std::string>& ids) {
+      Reply r = Reply::array();
+      for (const auto& id : ids) r.items().push_back(Reply::bulk(id));
+      return r;
+    };
+    return A({B("recovered"), list(rec), B("dead"), list(dead), B("ghosts"), list(ghosts), B("lanes"), list(lanes)});
+  }
+  void add_and_claim(std::string_view id, std::string_view lease = "1000") {
+    ASSERT_EQ(reply({"EMQ.ADD", "q", id, "p"}), I(1));
+    ASSERT_EQ(reply({"EMQ.CLAIM", "q", lease}).items().size(), 1u);
+  }
+
+  Model m;
+  Context ctx{1000, true, NOW, true, false};
+};
+
+// ---- §1 keys and rows
+
+TEST_F(EmqModel, keys_are_spelt_as_section_1_says) {
+  EXPECT_EQ(pending_key("q"), "emq:{q}:pending");
+  EXPECT_EQ(active_key("q"), "emq:{q}:active");
+  EXPECT_EQ(done_key("q"), "emq:{q}:done");
+  EXPECT_EQ(dead_key("q"), "emq:{q}:dead");
+  EXPECT_EQ(seq_key("q"), "emq:{q}:seq");
+  EXPECT_EQ(row_key("q", "j1"), "emq:{q}:job:j1");
+}
+
+// ---- §4, one test per row of the verb table
+
+TEST_F(EmqModel, add_writes_the_row_incr_seq_and_zadd_pending_then_answers_0_for_an_existing_row) {
+  EXPECT_EQ(reply({"EMQ.ADD", "q", "j1", "hello"}), I(1));
+  EXPECT_EQ(row("j1"), "attempts=0 failures=0 max_failures=3 payload=hello state=pending");
+  EXPECT_EQ(reply({"EMQ.ADD", "q", "j2", "x", "MAXFAILURES", "5"}), I(1));
+  EXPECT_EQ(row("j2"), "attempts=0 failures=0 max_failures=5 payload=x state=pending");
+  EXPECT_EQ(zset(pending_key("q")), "j1@1 j2@2");
+  const std::string before = m.data().dump();
+  const Expectation again = call({"EMQ.ADD", "q", "j1", "other"});
+  EXPECT_TRUE(again.accepts(I(0)));
+  EXPECT_FALSE(again.writes);
+  EXPECT_EQ(m.data().dump(), before);
+}
+
+TEST_F(EmqModel, claim_hands_out_up_to_count_lowest_first_and_skips_ghosts_uncounted) {
+  for (auto id : {"a", "b", "c", "d"}) reply({"EMQ.ADD", "q", id, std::string("p") + id});
+  m.call(std::vector<std::string_view>{"DEL", row_key("q", "b")}, ctx);  // b becomes a ghost
+  const Expectation e = call({"EMQ.CLAIM", "q", "500", "COUNT", "2"});
+  ASSERT_EQ(e.replies.size(), 1u);
+  EXPECT_EQ(e.replies[0], A({Claimed("a", 1, "pa"), Claimed("c", 1, "pc")}));
+  EXPECT_NE(e.note.find("b was a ghost"), std::string::npos);
+  EXPECT_EQ(zset(pending_key("q")), "d@4");  // b removed, not counted toward COUNT
+  EXPECT_EQ(zset(active_key("q")), "a@1500 c@1500");
+  EXPECT_EQ(row("a"), "attempts=1 failures=0 lease_epoch=" + std::string(NOW) +
+                          " max_failures=3 payload=pa state=active");
+  EXPECT_EQ(reply({"EMQ.CLAIM", "q", "500"}), A({Claimed("d", 1, "pd")}));  // COUNT default 1
+  EXPECT_EQ(reply({"EMQ.CLAIM", "q", "500"}), A());                          // none: empty array
+}
+
+TEST_F(EmqModel, extend_rescores_to_now_plus_lease_and_stamps_or_answers_0) {
+  add_and_claim("j1");
+  ctx.now_ms = 1200;
+  ctx.run_id = OLD;  // any stamp: the extension's process stamps it
+  EXPECT_EQ(reply({"EMQ.EXTEND", "q", "j1", "1", "3000"}), I(1));
+  EXPECT_EQ(zset(active_key("q")), "j1@4200");
+  EXPECT_NE(row("j1").find("lease_epoch=" + std::string(OLD)), std::string::npos);
+  const std::string before = m.data().dump();
+  EXPECT_TRUE(call({"EMQ.EXTEND", "q", "j1", "2", "3000"}).accepts(I(0)));  // wrong token
+  EXPECT_EQ(m.data().dump(), before);
+}
+
+TEST_F(EmqModel, extends_answers_per_pair_with_one_deadline_for_every_live_pair) {
+  add_and_claim("a");
+  add_and_claim("b");
+  ctx.now_ms = 1300;
+  EXPECT_EQ(reply({"EMQ.EXTENDS", "q", "900", "a", "1", "b", "9", "zz", "1"}), A({I(1), I(0), I(0)}));
+  EXPECT_EQ(zset(active_key("q")), "b@2000 a@2200");  // b (token 9 is stale) untouched
+}
+
+TEST_F(EmqModel, complete_moves_to_done_at_now_with_the_optional_result) {
+  add_and_claim("j1");
+  ctx.now_ms = 1400;
+  EXPECT_EQ(reply({"EMQ.COMPLETE", "q", "j1", "1", "ok"}), I(1));
+  EXPECT_EQ(zset(done_key("q")), "j1@1400");
+  EXPECT_EQ(zset(active_key("q")), "(none)");
+  EXPECT_NE(row("j1").find("result=ok state=done"), std::string::npos);
+  EXPECT_TRUE(call({"EMQ.COMPLETE", "q", "j1", "1"}).accepts(I(0)));  // not live any more
+}
+
+TEST_F(EmqModel, fail_requeues_below_the_budget_and_dead_letters_at_it) {
+  ASSERT_EQ(reply({"EMQ.ADD", "q", "j1", "p", "MAXFAILURES", "2"}), I(1));
+  ASSERT_EQ(reply({"EMQ.CLAIM", "q", "1000"}).items().size(), 1u);
+  EXPECT_EQ(reply({"EMQ.FAIL", "q", "j1", "1", "boom"}), I(1));
+  EXPECT_EQ(zset(pending_key("q")), "j1@2");  // ZADD pending <INCR seq>
+  EXPECT_NE(row("j1").find("error=boom failures=1"), std::string::npos);
+  ASSERT_EQ(reply({"EMQ.CLAIM", "q", "1000"}), A({Claimed("j1", 2, "p")}));
+  ctx.now_ms = 1500;
+  EXPECT_EQ(reply({"EMQ.FAIL", "q", "j1", "2", "again"}), I(2));
+  EXPECT_EQ(zset(dead_key("q")), "j1@1500");
+  EXPECT_EQ(row("j1"), "attempts=2 dead_reason=failed error=again failures=2 lease_epoch=" + std::string(NOW) +
+                           " max_failures=2 payload=p state=dead");
+  EXPECT_TRUE(call({"EMQ.FAIL", "q", "j1", "2", "late"}).accepts(I(0)));
+}
+
+TEST_F(EmqModel, stats_counts_the_four_sets) {
+  add_and_claim("a");
+  reply({"EMQ.ADD", "q", "b", "p"});
+  EXPECT_EQ(reply({"EMQ.STATS", "q"}), A({B("pending"), I(1), B("active"), I(1), B("done"), I(0), B("dead"), I(0)}));
+}
+
+TEST_F(EmqModel, job_answers_the_row_sorted_by_field_or_nil) {
+  reply({"EMQ.ADD", "q", "j1", "p"});
+  EXPECT_EQ(reply({"EMQ.JOB", "q", "j1"}), A({B("attempts"), B("0"), B("failures"), B("0"), B("max_failures"),
+                                               B("3"), B("payload"), B("p"), B("state"), B("pending")}));
+  EXPECT_EQ(reply({"EMQ.JOB", "q", "nope"}), Reply::nil());
+}
+
+TEST_F(EmqModel, epoch_answers_the_run_id) { EXPECT_EQ(reply({"EMQ.EPOCH"}), B(NOW)); }
+
+// ---- §3 time and leases
+
+TEST_F(EmqModel, a_lease_is_live_through_its_deadline_and_expired_after) {
+  add_and_claim("j1");  // deadline 2000
+  ctx.now_ms = 2000;    // deadline >= now: live
+  EXPECT_EQ(reply({"EMQ.EXTEND", "q", "j1", "1", "10"}), I(1));
+  ctx.now_ms = 2011;    // deadline 2010 < now: expired
+  EXPECT_TRUE(call({"EMQ.COMPLETE", "q", "j1", "1"}).accepts(I(0)));
+}
+
+TEST_F(EmqModel, a_deadline_past_2_pow_53_minus_1_is_refused) {
+  reply({"EMQ.ADD", "q", "j1", "p"});
+  const std::string before = m.data().dump();
+  EXPECT_EQ(reply({"EMQ.CLAIM", "q", "9007199254740991"}), E("ERR EMQ lease out of range"));
+  EXPECT_EQ(m.data().dump(), before);
+}
+
+// ---- §5 the sweep: one test per step of the verdict
+
+TEST_F(EmqModel, sweep_1_a_member_whose_row_is_not_a_hash_is_a_ghost_removed_from_active) {
+  add_and_claim("j1");
+  m.call(std::vector<std::string_view>{"DEL", row_key("q", "j1")}, ctx);
+  ctx.now_ms = 2001;
+  EXPECT_EQ(reply({"EMQ.STALLED.CHECK", "q", "2"}), Sweep({}, {}, {"j1"}, {}));
+  EXPECT_EQ(zset(active_key("q")), "(none)");
+}
+
+TEST_F(EmqModel, sweep_2_a_row_with_group_is_a_lane_left_untouched) {
+  add_and_claim("j1");
+  m.call(std::vector<std::string_view>{"HSET", row_key("q", "j1"), "group", "g"}, ctx);
+  ctx.now_ms = 2001;
+  const std::string before = m.data().dump();
+  EXPECT_EQ(reply({"EMQ.STALLED.CHECK", "q", "2"}), Sweep({}, {}, {}, {"j1"}));
+  EXPECT_EQ(m.data().dump(), before);
+}
+
+TEST_F(EmqModel, sweep_3_an_exempt_lease_goes_back_to_pending_at_0_uncounted) {
+  add_and_claim("j1");
+  ctx.now_ms = 2001;
+  ctx.run_id = OLD;  // another process sweeps
+  EXPECT_EQ(reply({"EMQ.STALLED.CHECK", "q", "1"}), Sweep({"j1"}, {}, {}, {}));
+  EXPECT_EQ(zset(pending_key("q")), "j1@0");
+  EXPECT_EQ(row("j1").find("stalled"), std::string::npos);
+  EXPECT_NE(row("j1").find("state=pending"), std::string::npos);
+}
+
+TEST_F(EmqModel, sweep_4_a_counted_stall_recovers_below_max_stalled_and_dead_letters_at_it) {
+  add_and_claim("j1");
+  ctx.now_ms = 2001;
+  EXPECT_EQ(reply({"EMQ.STALLED.CHECK", "q", "2"}), Sweep({"j1"}, {}, {}, {}));
+  EXPECT_NE(row("j1").find("stalled=1 state=pending"), std::string::npos);
+  EXPECT_EQ(zset(pending_key("q")), "j1@0");
+  ASSERT_EQ(reply({"EMQ.CLAIM", "q", "1000"}).items().size(), 1u);  // deadline 3001
+  ctx.now_ms = 3002;
+  EXPECT_EQ(reply({"EMQ.STALLED.CHECK", "q", "2"}), Sweep({}, {"j1"}, {}, {}));
+  EXPECT_EQ(zset(dead_key("q")), "j1@3002");
+  EXPECT_NE(row("j1").find("dead_reason=stalled"), std::string::npos);
+  EXPECT_NE(row("j1").find("stalled=2 state=dead"), std::string::npos);
+}
+
+TEST_F(EmqModel, sweep_judges_only_expired_members_lowest_deadline_first_up_to_limit) {
+  add_and_claim("a", "300");  // deadline 1300
+  add_and_claim("b", "100");  // 1100
+  add_and_claim("c", "900");  // 1900: not expired at 1500
+  ctx.now_ms = 1500;
+  EXPECT_EQ(reply({"EMQ.STALLED.CHECK", "q", "5", "LIMIT", "1"}), Sweep({"b"}, {}, {}, {}));
+  EXPECT_EQ(reply({"EMQ.STALLED.CHECK", "q", "5"}), Sweep({"a"}, {}, {}, {}));
+  ctx.now_ms = 1900;  // deadline == now is not expired
+  EXPECT_EQ(reply({"EMQ.STALLED.CHECK", "q", "5"}), Sweep({}, {}, {}, {}));
+}
+
+// ---- §2 and §6 refusals: each writes nothing
+
+TEST_F(EmqModel, without_a_loaded_module_emq_verbs_are_unknown_commands) {
+  ctx.module_loaded = false;
+  EXPECT_EQ(reply({"EMQ.ADD", "q", "j1", "p"}),
+            E("ERR unknown command 'EMQ.ADD', with args beginning with: 'q' 'j1' 'p' "));
+  EXPECT_EQ(m.data().size(), 0u);
+}
+
+TEST_F(EmqModel, refusals_are_the_texts_of_section_6) {
+  EXPECT_EQ(reply({"EMQ.ADD", "q", "j1"}), E("ERR EMQ wrong number of arguments"));
+  EXPECT_EQ(reply({"EMQ.ADD", "a{b", "j1", "p"}), E("ERR EMQ bad queue name"));
+  EXPECT_EQ(reply({"EMQ.ADD", "q", "", "p"}), E("ERR EMQ bad job id"));
+  const Expectation e = call({"EMQ.CLAIM", "q", "0"});
+  EXPECT_TRUE(e.accepts(E("ERR EMQ lease_ms must be an integer in 1..9007199254740991")));
+  EXPECT_FALSE(e.accepts(E("ERR EMQ lease_ms must be an integer in 1..1000")));
+  EXPECT_TRUE(call({"EMQ.CLAIM", "q", "10", "COUNT"}).accepts(E("ERR EMQ syntax error")));
+  ctx.writable = false;
+  EXPECT_EQ(reply({"EMQ.ADD", "q", "j1", "p"}), E("READONLY EMQ not a writable primary"));
+  ctx.writable = true;
+  m.call(std::vector<std::string_view>{"HSET", pending_key("q"), "f", "v"}, ctx);
+  EXPECT_EQ(reply({"EMQ.CLAIM", "q", "10"}),
+            E("WRONGTYPE Operation against a key holding the wrong kind of value"));
+  EXPECT_EQ(m.data().size(), 1u);
+}
+
+TEST_F(EmqModel, a_corrupt_integer_field_refuses) {
+  reply({"EMQ.ADD", "q", "j1", "p"});
+  m.call(std::vector<std::string_view>{"HSET", row_key("q", "j1"), "attempts", "x"}, ctx);
+  EXPECT_EQ(reply({"EMQ.CLAIM", "q", "10"}), E("ERR EMQ corrupt job row"));
+}
+
+// ---- persistence: the model keeps a prefix of its own write stream
+
+TEST_F(EmqModel, keep_calls_takes_the_dataset_back_to_the_end_of_a_call) {
+  reply({"EMQ.ADD", "q", "a", "p"});  // call 1
+  const std::string after_one = m.data().dump();
+  reply({"EMQ.ADD", "q", "b", "p"});  // call 2
+  reply({"EMQ.CLAIM", "q", "100"});   // call 3
+  m.keep_calls(1);                    // calls 2 and 3 lost
+  EXPECT_EQ(m.data().dump(), after_one);
+  reply({"EMQ.ADD", "q", "c", "p"});  // call 4: numbers run on
+  EXPECT_EQ(zset(pending_key("q")), "a@1 c@2");
+  m.keep_calls(3);                    // kept through call 3: only a and nothing of 2, 3
+  EXPECT_EQ(m.data().dump(), after_one);
+  m.keep_calls(0);
+  EXPECT_EQ(m.data().size(), 0u);
+}
+
+TEST_F(EmqModel, plain_commands_act_as_the_server_does) {
+  EXPECT_EQ(reply({"HSET", "k", "f", "v", "g", "w"}), I(2));
+  EXPECT_EQ(reply({"HGET", "k", "f"}), B("v"));
+  EXPECT_EQ(reply({"TYPE", "k"}), Reply::simple("hash"));
+  EXPECT_EQ(reply({"ZADD", "z", "1", "m"}), I(1));
+  EXPECT_EQ(reply({"ZRANGE", "z", "0", "-1", "WITHSCORES"}), A({B("m"), B("1")}));
+  EXPECT_EQ(reply({"DEL", "k", "nope"}), I(1));
+  EXPECT_EQ(reply({"INCR", "z"}), E("WRONGTYPE Operation against a key holding the wrong kind of value"));
+  EXPECT_EQ(reply({"NOPE"}), E("ERR unknown command 'NOPE', with args beginning with: "));
+}
+
+}  // namespace
+}  // namespace trafikey::properties::model
