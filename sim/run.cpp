@@ -509,35 +509,4 @@ RunSummary run_plan(const RunPlan& plan, const RunOptions& options) {
   return runner.run();
 }
 
-std::string validate_plan(const RunPlan& plan) {
-  auto bad = [](std::string_view field, std::string_view rule) {
-    return "plan: " + std::string(field) + " " + std::string(rule);
-  };
-  if (!valid_queue_name(plan.queue)) return bad("queue", "is not a valid queue name");
-  if (plan.jobs < 0 || plan.jobs > 100000) return bad("jobs", "must be in 0..100000");
-  if (plan.workers.empty() || plan.workers.size() > 1000) return bad("workers", "must hold 1..1000 entries");
-  for (const auto& w : plan.workers) {
-    if (w.rate_per_mille < 1 || w.rate_per_mille > 100000) return bad("workers.rate_per_mille", "must be in 1..100000");
-  }
-  if (plan.claim_count < 1 || plan.claim_count > 1000) return bad("claim_count", "must be in 1..1000");
-  if (plan.lease_ms < 1 || plan.lease_ms > 86400000) return bad("lease_ms", "must be in 1..86400000");
-  if (plan.extend_at_per_mille < 1 || plan.extend_at_per_mille > 1000) return bad("extend_at_per_mille", "must be in 1..1000");
-  if (plan.work_min_ms < 0 || plan.work_max_ms < plan.work_min_ms) return bad("work_max_ms", "must be >= work_min_ms >= 0");
-  if (plan.fail_per_mille < 0 || plan.fail_per_mille > 1000) return bad("fail_per_mille", "must be in 0..1000");
-  if (plan.retry_per_mille < 0 || plan.retry_per_mille > 1000) return bad("retry_per_mille", "must be in 0..1000");
-  if (plan.poll_ms < 1) return bad("poll_ms", "must be >= 1");
-  if (plan.max_failures < 1 || plan.max_failures > 1000000) return bad("max_failures", "must be in 1..1000000");
-  if (plan.max_stalled < 1 || plan.max_stalled > 1000000) return bad("max_stalled", "must be in 1..1000000");
-  if (plan.sweep_interval_ms < 1) return bad("sweep_interval_ms", "must be >= 1");
-  if (plan.snapshot_interval_ms < 1) return bad("snapshot_interval_ms", "must be >= 1");
-  if (plan.replication_lag_ms < 1) return bad("replication_lag_ms", "must be >= 1");
-  if (plan.safety_ms < 0 || plan.add_spread_ms < 1) return bad("safety_ms", "must be >= 0 (and add_spread_ms >= 1)");
-  for (const auto& f : plan.faults) {
-    if (f.at_ms < 0) return bad("faults.at_ms", "must be >= 0");
-    if (f.kind == FaultKind::clock_rate && (f.amount < 1 || f.amount > 100000)) return bad("faults.amount", "of clock_rate must be in 1..100000");
-    if (f.kind == FaultKind::worker_pause && f.amount < 0) return bad("faults.amount", "of worker_pause must be >= 0");
-  }
-  return {};
-}
-
 }  // namespace trafikey::sim
