@@ -2,7 +2,7 @@
 # histories, seed 43 differs, `replay` of the first exits 0, and a tampered history is
 # refused with the line of the first divergence.
 file(REMOVE_RECURSE ${WORK})
-set(faults restart,failover,clock,death,pause,lost-reply,epoch)
+set(faults restart,failover,clock,death,pause,lost_reply,epoch)
 foreach(run a b)
   execute_process(COMMAND ${SIM} run --seed 42 --faults ${faults} --out ${WORK}/${run}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out)

@@ -1,6 +1,9 @@
 // A mutant's self-test: run the campaign (the same generators and checker as the
 // properties) against a deliberately wrong core and require that it is caught within the
-// budget and shrunk to a short history. Built once per mutant by mutants/CMakeLists.txt.
+// budget, by the invariant it targets (the first violation must be of that invariant:
+// a mutant caught by another one says the suite found it by luck, or that the declared
+// target is wrong), and shrunk to a short history. Built once per mutant by
+// mutants/CMakeLists.txt.
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -8,7 +11,7 @@
 #include "properties/campaign.h"
 #include "properties/checked_run.h"
 
-#ifndef TRAFIKEY_MUTANT
+#if !defined(TRAFIKEY_MUTANT) || !defined(TRAFIKEY_MUTANT_INVARIANT)
 #error "build through properties/mutants/CMakeLists.txt"
 #endif
 
@@ -44,6 +47,11 @@ int main(int argc, char** argv) {
               f.violations.front().describe().c_str(), f.shrink_steps, f.shrink_tries,
               static_cast<long long>(f.original_calls), static_cast<long long>(f.shrunk_calls),
               f.original.faults.size(), f.shrunk.faults.size(), f.original.jobs, f.shrunk.jobs, lines);
+  if (f.invariant != TRAFIKEY_MUTANT_INVARIANT) {
+    std::printf("  caught by %s, but it targets %s (properties/mutants/CMakeLists.txt)\n",
+                f.invariant.c_str(), TRAFIKEY_MUTANT_INVARIANT);
+    return 1;
+  }
   if (f.shrunk_calls > calls_max) {
     std::printf("  the shrunk history is longer than %lld calls\n", calls_max);
     return 1;
