@@ -46,44 +46,44 @@ PlanSpace liveness_space() {
 }
 
 rc::Gen<Fault> gen_fault(FaultKind kind, int workers, int jobs, std::int64_t safety_ms) {
-  const auto at = rc::gen::inRange<std::int64_t>(0, std::max<std::int64_t>(1, safety_ms));
+  const auto at_ms = rc::gen::inRange<std::int64_t>(0, std::max<std::int64_t>(1, safety_ms));
   const auto worker = rc::gen::inRange(0, workers);
   switch (kind) {
     case FaultKind::clock_step:
       return rc::gen::build<Fault>(
-          rc::gen::set(&Fault::at_ms, at), rc::gen::set(&Fault::kind, rc::gen::just(kind)),
+          rc::gen::set(&Fault::at_ms, at_ms), rc::gen::set(&Fault::kind, rc::gen::just(kind)),
           rc::gen::set(&Fault::amount,
                        rc::gen::oneOf(rc::gen::inRange<std::int64_t>(100, 4000),
                                       rc::gen::inRange<std::int64_t>(-4000, -100))));
     case FaultKind::clock_rate:
-      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at),
+      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at_ms),
                                    rc::gen::set(&Fault::kind, rc::gen::just(kind)),
                                    rc::gen::set(&Fault::amount, rc::gen::inRange<std::int64_t>(500, 1600)));
     case FaultKind::worker_clock:
       return rc::gen::build<Fault>(
-          rc::gen::set(&Fault::at_ms, at), rc::gen::set(&Fault::kind, rc::gen::just(kind)),
+          rc::gen::set(&Fault::at_ms, at_ms), rc::gen::set(&Fault::kind, rc::gen::just(kind)),
           rc::gen::set(&Fault::amount, rc::gen::inRange<std::int64_t>(-3000, 3000)),
           rc::gen::set(&Fault::target, worker));
     case FaultKind::worker_pause:
       return rc::gen::build<Fault>(
-          rc::gen::set(&Fault::at_ms, at), rc::gen::set(&Fault::kind, rc::gen::just(kind)),
+          rc::gen::set(&Fault::at_ms, at_ms), rc::gen::set(&Fault::kind, rc::gen::just(kind)),
           rc::gen::set(&Fault::amount, rc::gen::inRange<std::int64_t>(100, 5000)),
           rc::gen::set(&Fault::target, worker));
     case FaultKind::worker_death:
-      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at),
+      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at_ms),
                                    rc::gen::set(&Fault::kind, rc::gen::just(kind)),
                                    rc::gen::set(&Fault::target, worker));
     case FaultKind::row_delete:
     case FaultKind::lane_mark:
-      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at),
+      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at_ms),
                                    rc::gen::set(&Fault::kind, rc::gen::just(kind)),
                                    rc::gen::set(&Fault::target, rc::gen::inRange(1, jobs + 1)));
     case FaultKind::lost_reply:  // workers, then the sweeper (index == workers)
-      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at),
+      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at_ms),
                                    rc::gen::set(&Fault::kind, rc::gen::just(kind)),
                                    rc::gen::set(&Fault::target, rc::gen::inRange(0, workers + 1)));
     default:
-      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at),
+      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at_ms),
                                    rc::gen::set(&Fault::kind, rc::gen::just(kind)),
                                    rc::gen::set(&Fault::target, rc::gen::just(-1)));
   }

@@ -139,12 +139,12 @@ RunPlan draw_plan(const PlanChoices& choices) {
   if (enabled(FaultKind::worker_clock)) {
     for (auto& w : plan.workers) w = {p.between(-10000, 10000), p.between(900, 1100)};
   }
-  const auto at = [&] { return p.between(0, std::max<std::int64_t>(0, plan.safety_ms - 1)); };
+  const auto at_ms = [&] { return p.between(0, std::max<std::int64_t>(0, plan.safety_ms - 1)); };
   const auto some_worker = [&] { return static_cast<int>(p.between(0, workers - 1)); };
   for (FaultKind kind : choices.fault_kinds) {
     const auto count = p.between(1, 3);
     for (std::int64_t i = 0; i < count; ++i) {
-      Fault f{at(), kind, 0, -1};
+      Fault f{at_ms(), kind, 0, -1};
       switch (kind) {
         case FaultKind::clock_step: f.amount = p.between(100, 3000) * (p.chance(500) ? 1 : -1); break;
         case FaultKind::clock_rate: f.amount = p.between(500, 1500); break;
