@@ -22,12 +22,12 @@ PlanSpace refusal_space() {
              FaultKind::clock_step,   FaultKind::clock_rate,   FaultKind::row_delete,
              FaultKind::lane_mark,    FaultKind::restart,      FaultKind::failover};
   s.faults_per_kind_max = 6;
-  s.lease_ms_min = 150;
-  s.lease_ms_max = 800;
-  s.work_leases_max = 4;
-  s.extend_at_per_mille_min = 600;
+  s.lease_ms_min = 100;
+  s.lease_ms_max = 500;
+  s.work_leases_max = 6;
+  s.extend_at_per_mille_min = 850;
   s.extend_at_per_mille_max = 999;
-  s.retry_per_mille_min = 500;
+  s.retry_per_mille_min = 800;
   return s;
 }
 
