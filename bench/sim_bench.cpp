@@ -152,7 +152,7 @@ int main(int argc, char** argv) {
   }
   const double min_cpu_s = quick ? 0.3 : 2.0;
   const std::vector<FaultKind> all = *parse_fault_list(
-      "restart,failover,clock,death,pause,lost-reply,epoch");
+      "restart,failover,clock,death,pause,lost_reply,epoch");
   const std::vector<Workload> workloads{
       {"no faults", {}, Persistence::always, false},
       {"all faults (as dev.sh main)", all, Persistence::always, false},

@@ -14,6 +14,7 @@
 #include "properties/failure_files.h"
 #include "cli/commands.h"
 #include "reports/report.h"
+#include "sim/plan.h"
 
 namespace trafikey::cli {
 
@@ -150,7 +151,7 @@ void add_campaign(CLI::App& app) {
   cmd->add_option("--out", args->out, "Directory for campaign.json and, on failure, the replay files")
       ->required();
   cmd->add_option("--faults", args->faults,
-                  "Restrict fault kinds (comma-separated, as for run; default: every kind)");
+                  "Restrict fault kinds, comma-separated (default: every kind); " + sim::fault_list_help());
   cmd->add_option("--determinism-every", args->determinism_every,
                   "Run every Nth history twice and compare fingerprints (0: never; default 10)")
       ->check(CLI::Range(0, 1000000));
@@ -164,10 +165,10 @@ void add_campaign(CLI::App& app) {
     options.determinism_every = args->determinism_every;
     options.keep_histories = !args->report.empty();
     if (!args->faults.empty()) {
-      auto kinds = sim::parse_fault_list(args->faults);
+      std::string error;
+      auto kinds = sim::parse_fault_list(args->faults, &error);
       if (!kinds) {
-        std::cerr << "trafikey-sim campaign: --faults: unknown fault kind in '" << args->faults
-                  << "' (known: restart,failover,clock,death,pause,lost-reply,epoch,ghost,lane)\n";
+        std::cerr << "trafikey-sim campaign: --faults: " << error << " (" << sim::fault_list_help() << ")\n";
         exit_status() = 2;
         return;
       }

@@ -38,7 +38,7 @@ void add_run(CLI::App& app) {
   cmd->add_option("--duration-ms", args->duration_ms, "Length of the safety phase, ms of true time (default 15000)")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{86400000}));
   cmd->add_option("--faults", args->faults,
-                  "Fault kinds, comma-separated: restart,failover,clock,death,pause,lost-reply,epoch");
+                  "Fault kinds, comma-separated (default: none); " + sim::fault_list_help());
   cmd->add_option("--persistence", args->persistence, "always | everysec | snapshot | none (default always)");
   cmd->add_option("--out", args->out, "Directory for history.jsonl")->required();
   cmd->add_option("--report", args->report, "Also write an HTML report of the run (OUT.html)");
@@ -48,10 +48,10 @@ void add_run(CLI::App& app) {
     choices.jobs = args->jobs;
     choices.workers = args->workers;
     choices.safety_ms = args->duration_ms;
-    auto kinds = sim::parse_fault_list(args->faults);
+    std::string error;
+    auto kinds = sim::parse_fault_list(args->faults, &error);
     if (!kinds) {
-      std::cerr << "trafikey-sim run: --faults: unknown fault kind in '" << args->faults
-                << "' (known: restart,failover,clock,death,pause,lost-reply,epoch)\n";
+      std::cerr << "trafikey-sim run: --faults: " << error << " (" << sim::fault_list_help() << ")\n";
       exit_status() = 2;
       return;
     }

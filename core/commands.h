@@ -3,6 +3,7 @@
 // Adding a verb is one entry here plus its handler under core/verbs/.
 #pragma once
 
+#include <cstdint>
 #include <span>
 #include <string_view>
 
@@ -14,7 +15,12 @@ namespace trafikey {
 
 using Handler = Reply (*)(Host& host, Args argv);
 
+// Which verb an entry is, for code that acts on the verb (the sim's ledger) rather than
+// run it: switch on this, never on the name's spelling or length. In table order.
+enum class VerbId : std::uint8_t { add, claim, extend, extends, complete, fail, stalled_check, stats, job, epoch };
+
 struct CommandSpec {
+  VerbId id;
   std::string_view name;    // upper case, e.g. "EMQ.CLAIM"
   int arity_min;            // counting the verb itself
   int arity_max;

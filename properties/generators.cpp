@@ -16,45 +16,74 @@ PlanSpace full_space() {
   return s;
 }
 
+PlanSpace refusal_space() {
+  PlanSpace s;
+  s.kinds = {FaultKind::lost_reply,   FaultKind::worker_pause, FaultKind::worker_clock,
+             FaultKind::clock_step,   FaultKind::clock_rate,   FaultKind::row_delete,
+             FaultKind::lane_mark,    FaultKind::restart,      FaultKind::failover};
+  s.faults_per_kind_max = 6;
+  s.lease_ms_min = 100;
+  s.lease_ms_max = 500;
+  s.work_leases_max = 6;
+  s.extend_at_per_mille_min = 850;
+  s.extend_at_per_mille_max = 999;
+  s.retry_per_mille_min = 800;
+  return s;
+}
+
+PlanSpace liveness_space() {
+  PlanSpace s;
+  s.kinds = {FaultKind::worker_death, FaultKind::worker_pause,    FaultKind::restart,
+             FaultKind::failover,     FaultKind::epoch_fail,      FaultKind::epoch_malformed,
+             FaultKind::clock_step,   FaultKind::clock_rate,      FaultKind::lost_reply};
+  s.jobs_max = 32;
+  s.workers_max = 3;
+  s.faults_per_kind_max = 5;
+  s.fail_per_mille_max = 700;
+  s.max_failures_max = 8;
+  s.adds_until_safety_end = true;
+  return s;
+}
+
 rc::Gen<Fault> gen_fault(FaultKind kind, int workers, int jobs, std::int64_t safety_ms) {
-  const auto at = rc::gen::inRange<std::int64_t>(0, std::max<std::int64_t>(1, safety_ms));
+  const auto at_ms = rc::gen::inRange<std::int64_t>(0, std::max<std::int64_t>(1, safety_ms));
   const auto worker = rc::gen::inRange(0, workers);
   switch (kind) {
     case FaultKind::clock_step:
       return rc::gen::build<Fault>(
-          rc::gen::set(&Fault::at_ms, at), rc::gen::set(&Fault::kind, rc::gen::just(kind)),
+          rc::gen::set(&Fault::at_ms, at_ms), rc::gen::set(&Fault::kind, rc::gen::just(kind)),
           rc::gen::set(&Fault::amount,
                        rc::gen::oneOf(rc::gen::inRange<std::int64_t>(100, 4000),
                                       rc::gen::inRange<std::int64_t>(-4000, -100))));
     case FaultKind::clock_rate:
-      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at),
+      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at_ms),
                                    rc::gen::set(&Fault::kind, rc::gen::just(kind)),
                                    rc::gen::set(&Fault::amount, rc::gen::inRange<std::int64_t>(500, 1600)));
     case FaultKind::worker_clock:
       return rc::gen::build<Fault>(
-          rc::gen::set(&Fault::at_ms, at), rc::gen::set(&Fault::kind, rc::gen::just(kind)),
+          rc::gen::set(&Fault::at_ms, at_ms), rc::gen::set(&Fault::kind, rc::gen::just(kind)),
           rc::gen::set(&Fault::amount, rc::gen::inRange<std::int64_t>(-3000, 3000)),
           rc::gen::set(&Fault::target, worker));
     case FaultKind::worker_pause:
       return rc::gen::build<Fault>(
-          rc::gen::set(&Fault::at_ms, at), rc::gen::set(&Fault::kind, rc::gen::just(kind)),
+          rc::gen::set(&Fault::at_ms, at_ms), rc::gen::set(&Fault::kind, rc::gen::just(kind)),
           rc::gen::set(&Fault::amount, rc::gen::inRange<std::int64_t>(100, 5000)),
           rc::gen::set(&Fault::target, worker));
     case FaultKind::worker_death:
-      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at),
+      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at_ms),
                                    rc::gen::set(&Fault::kind, rc::gen::just(kind)),
                                    rc::gen::set(&Fault::target, worker));
     case FaultKind::row_delete:
     case FaultKind::lane_mark:
-      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at),
+      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at_ms),
                                    rc::gen::set(&Fault::kind, rc::gen::just(kind)),
                                    rc::gen::set(&Fault::target, rc::gen::inRange(1, jobs + 1)));
     case FaultKind::lost_reply:  // workers, then the sweeper (index == workers)
-      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at),
+      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at_ms),
                                    rc::gen::set(&Fault::kind, rc::gen::just(kind)),
                                    rc::gen::set(&Fault::target, rc::gen::inRange(0, workers + 1)));
     default:
-      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at),
+      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at_ms),
                                    rc::gen::set(&Fault::kind, rc::gen::just(kind)),
                                    rc::gen::set(&Fault::target, rc::gen::just(-1)));
   }
@@ -67,17 +96,18 @@ rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space) {
     plan.jobs = *rc::gen::inRange(1, space.jobs_max + 1);
     const int workers = *rc::gen::inRange(1, space.workers_max + 1);
     plan.safety_ms = *rc::gen::inRange<std::int64_t>(1000, space.safety_ms_max + 1);
-    plan.add_spread_ms = std::max<std::int64_t>(1, plan.safety_ms / 4);
+    plan.add_spread_ms = std::max<std::int64_t>(1, space.adds_until_safety_end ? plan.safety_ms : plan.safety_ms / 4);
     plan.persistence = *rc::gen::elementOf(space.persistence);
     plan.claim_count = *rc::gen::inRange(1, 4);
-    plan.lease_ms = *rc::gen::inRange<std::int64_t>(300, 2001);
-    plan.extend_at_per_mille = *rc::gen::inRange<std::int64_t>(250, 800);
+    plan.lease_ms = *rc::gen::inRange<std::int64_t>(space.lease_ms_min, space.lease_ms_max + 1);
+    plan.extend_at_per_mille =
+        *rc::gen::inRange<std::int64_t>(space.extend_at_per_mille_min, space.extend_at_per_mille_max + 1);
     plan.use_extends = *rc::gen::arbitrary<bool>();
     plan.work_min_ms = *rc::gen::inRange<std::int64_t>(10, 300);
-    plan.work_max_ms = plan.work_min_ms + *rc::gen::inRange<std::int64_t>(0, 2 * plan.lease_ms);
-    plan.fail_per_mille = *rc::gen::inRange<std::int64_t>(0, 400);
-    plan.retry_per_mille = *rc::gen::inRange<std::int64_t>(0, 1001);
-    plan.max_failures = *rc::gen::inRange(1, 5);
+    plan.work_max_ms = plan.work_min_ms + *rc::gen::inRange<std::int64_t>(0, space.work_leases_max * plan.lease_ms);
+    plan.fail_per_mille = *rc::gen::inRange<std::int64_t>(0, space.fail_per_mille_max + 1);
+    plan.retry_per_mille = *rc::gen::inRange<std::int64_t>(space.retry_per_mille_min, 1001);
+    plan.max_failures = *rc::gen::inRange(1, space.max_failures_max + 1);
     plan.max_stalled = *rc::gen::inRange(1, 4);
     // shrinks toward the longest interval: fewer sweeps, a shorter history
     plan.sweep_interval_ms = 1000 - *rc::gen::inRange<std::int64_t>(0, 900);
@@ -98,7 +128,7 @@ rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space) {
     }
     for (FaultKind kind : on) {
       auto faults = *rc::gen::container<std::vector<Fault>>(
-          static_cast<std::size_t>(*rc::gen::inRange(0, 4)),
+          static_cast<std::size_t>(*rc::gen::inRange(0, space.faults_per_kind_max + 1)),
           gen_fault(kind, workers, plan.jobs, plan.safety_ms));
       plan.faults.insert(plan.faults.end(), faults.begin(), faults.end());
     }

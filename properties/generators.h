@@ -15,6 +15,8 @@
 
 namespace trafikey::properties {
 
+// Where plans are drawn from. The defaults are full_space()'s (and the campaign's): a
+// space that changes only some of them draws the others exactly as before.
 struct PlanSpace {
   std::vector<sim::FaultKind> kinds;  // the fault kinds a plan may switch on
   std::vector<sim::Persistence> persistence{sim::Persistence::always, sim::Persistence::everysec,
@@ -22,10 +24,27 @@ struct PlanSpace {
   int jobs_max = 16;
   int workers_max = 4;
   std::int64_t safety_ms_max = 12000;
+  int faults_per_kind_max = 3;           // each kind that is on: 0..this many faults
+  std::int64_t lease_ms_min = 300, lease_ms_max = 2000;
+  std::int64_t work_leases_max = 2;      // work_max_ms: work_min_ms + up to this many leases
+  std::int64_t extend_at_per_mille_min = 250, extend_at_per_mille_max = 799;
+  std::int64_t retry_per_mille_min = 0;  // after a lost reply, retry with at least this chance
+  std::int64_t fail_per_mille_max = 399;
+  int max_failures_max = 4;
+  bool adds_until_safety_end = false;    // jobs keep arriving until the faults stop
 };
 
-// Every fault kind.
+// Every fault kind, the campaign's space.
 PlanSpace full_space();
+// Refusal-heavy (the Verb property): leases short against the work and extended late, so
+// tokens go stale; lost replies retried, so calls repeat after they ran (a second ADD of
+// an id, a second COMPLETE); pauses, worker clock skew, ghosts and lane rows. Every
+// refusal is a chance for verb.atomic to catch a write before it.
+PlanSpace refusal_space();
+// Long liveness phases (the Liveness property): more jobs, arriving until the faults
+// stop, many failures allowed; workers die and pause, servers restart, fail over and
+// refuse to load, clocks step back (the drain bound grows).
+PlanSpace liveness_space();
 
 rc::Gen<sim::Fault> gen_fault(sim::FaultKind kind, int workers, int jobs, std::int64_t safety_ms);
 rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space);

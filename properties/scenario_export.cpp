@@ -93,7 +93,7 @@ bool read_header(const Json& header, scn::Options& options, std::string& what) {
 // One history line as steps (none for lines without a server effect).
 bool add_steps(const Json& line, std::vector<scn::Step>& steps) {
   if (!line.is_object() || !line.contains("t") || !line["t"].is_number_integer()) return false;
-  const std::int64_t t = line["t"].get<std::int64_t>();
+  const std::int64_t at_ms = line["t"].get<std::int64_t>();  // the line's true time
   if (line.contains("call")) {
     if (!line["call"].is_array() || !line.contains("reply") || !line.contains("actor")) return false;
     scn::Call call;
@@ -105,8 +105,8 @@ bool add_steps(const Json& line, std::vector<scn::Step>& steps) {
     auto reply = reply_of(line["reply"]);
     if (!reply) return false;
     call.expect = scn::exact_pattern(*reply);
-    if (line.value("lost", false)) steps.push_back({t, 0, scn::Lose{call.client}});
-    steps.push_back({t, 0, std::move(call)});
+    if (line.value("lost", false)) steps.push_back({at_ms, 0, scn::Lose{call.client}});
+    steps.push_back({at_ms, 0, std::move(call)});
     return true;
   }
   if (!line.contains("fault") || !line["fault"].is_string()) return true;  // verdict, phase, end
@@ -118,18 +118,18 @@ bool add_steps(const Json& line, std::vector<scn::Step>& steps) {
     // phase disarmed before any start never shows here, as it had no effect.
     if (!line.value("module", true)) {
       const bool read_failed = line.value("run_id", "").empty();
-      steps.push_back({t, 0, scn::EpochFault{read_failed ? scn::EpochFault::Kind::fail
+      steps.push_back({at_ms, 0, scn::EpochFault{read_failed ? scn::EpochFault::Kind::fail
                                                          : scn::EpochFault::Kind::malformed}});
     }
     if (fault == "restart") {
-      steps.push_back({t, 0, scn::Restart{}});
+      steps.push_back({at_ms, 0, scn::Restart{}});
     } else {
-      steps.push_back({t, 0, scn::Failover{}});
+      steps.push_back({at_ms, 0, scn::Failover{}});
     }
   } else if (fault == "clock_step") {
-    steps.push_back({t, 0, scn::ClockStep{int_field(line, "delta_ms", 0)}});
+    steps.push_back({at_ms, 0, scn::ClockStep{int_field(line, "delta_ms", 0)}});
   } else if (fault == "clock_rate") {
-    steps.push_back({t, 0, scn::Drift{static_cast<double>(int_field(line, "rate_per_mille", 1000)) / 1000.0}});
+    steps.push_back({at_ms, 0, scn::Drift{static_cast<double>(int_field(line, "rate_per_mille", 1000)) / 1000.0}});
   }
   // start (the first process), epoch_fail/epoch_malformed (see above), and the actors'
   // own events (worker_death, worker_pause, worker_resume, worker_clock, worker_start)

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <nlohmann/json.hpp>
 
+#include "core/keys.h"
 #include "sim/prng.h"
 
 namespace trafikey::sim {
@@ -55,36 +56,57 @@ std::int64_t RunPlan::liveness_bound_ms() const {
   return 2 * rounds * attempts * attempt_ms + lease_ms + backward_ms;
 }
 
-std::optional<std::vector<FaultKind>> parse_fault_list(std::string_view csv) {
+const std::vector<FaultGroup>& fault_groups() {
+  static const std::vector<FaultGroup> groups{
+      {"clock", {FaultKind::clock_step, FaultKind::clock_rate, FaultKind::worker_clock}},
+      {"death", {FaultKind::worker_death}},
+      {"pause", {FaultKind::worker_pause}},
+      {"epoch", {FaultKind::epoch_fail, FaultKind::epoch_malformed}},
+      {"ghost", {FaultKind::row_delete}},
+      {"lane", {FaultKind::lane_mark}},
+  };
+  return groups;
+}
+
+std::optional<std::vector<FaultKind>> parse_fault_list(std::string_view csv, std::string* error) {
   std::vector<FaultKind> kinds;
   while (!csv.empty()) {
     const auto comma = csv.find(',');
-    const std::string_view name = csv.substr(0, comma);
+    std::string_view name = csv.substr(0, comma);
     csv = comma == std::string_view::npos ? std::string_view{} : csv.substr(comma + 1);
     if (name.empty()) continue;
-    if (name == "restart") {
-      kinds.push_back(FaultKind::restart);
-    } else if (name == "failover") {
-      kinds.push_back(FaultKind::failover);
-    } else if (name == "clock") {
-      kinds.insert(kinds.end(), {FaultKind::clock_step, FaultKind::clock_rate, FaultKind::worker_clock});
-    } else if (name == "death") {
-      kinds.push_back(FaultKind::worker_death);
-    } else if (name == "pause") {
-      kinds.push_back(FaultKind::worker_pause);
-    } else if (name == "lost-reply") {
-      kinds.push_back(FaultKind::lost_reply);
-    } else if (name == "epoch") {
-      kinds.insert(kinds.end(), {FaultKind::epoch_fail, FaultKind::epoch_malformed});
-    } else if (name == "ghost") {
-      kinds.push_back(FaultKind::row_delete);
-    } else if (name == "lane") {
-      kinds.push_back(FaultKind::lane_mark);
-    } else {
+    if (name == "lost-reply") name = "lost_reply";  // the old spelling
+    if (auto kind = parse_fault_kind(name)) {
+      kinds.push_back(*kind);
+      continue;
+    }
+    const auto& groups = fault_groups();
+    const auto group = std::find_if(groups.begin(), groups.end(), [&](const FaultGroup& g) { return g.name == name; });
+    if (group == groups.end()) {
+      if (error) *error = "unknown fault kind '" + std::string(name) + "'";
       return std::nullopt;
     }
+    kinds.insert(kinds.end(), group->kinds.begin(), group->kinds.end());
   }
   return kinds;
+}
+
+std::string fault_list_help() {
+  std::string text = "kinds: ";
+  for (std::size_t i = 0; i < fault_names.size(); ++i) {
+    if (i > 0) text += ", ";
+    text += fault_names[i];
+  }
+  text += "; groups: ";
+  for (const auto& group : fault_groups()) {
+    if (&group != &fault_groups().front()) text += "; ";
+    text += std::string(group.name) + " = ";
+    for (std::size_t i = 0; i < group.kinds.size(); ++i) {
+      if (i > 0) text += ',';
+      text += fault_name(group.kinds[i]);
+    }
+  }
+  return text;
 }
 
 RunPlan draw_plan(const PlanChoices& choices) {
@@ -117,12 +139,12 @@ RunPlan draw_plan(const PlanChoices& choices) {
   if (enabled(FaultKind::worker_clock)) {
     for (auto& w : plan.workers) w = {p.between(-10000, 10000), p.between(900, 1100)};
   }
-  const auto at = [&] { return p.between(0, std::max<std::int64_t>(0, plan.safety_ms - 1)); };
+  const auto at_ms = [&] { return p.between(0, std::max<std::int64_t>(0, plan.safety_ms - 1)); };
   const auto some_worker = [&] { return static_cast<int>(p.between(0, workers - 1)); };
   for (FaultKind kind : choices.fault_kinds) {
     const auto count = p.between(1, 3);
     for (std::int64_t i = 0; i < count; ++i) {
-      Fault f{at(), kind, 0, -1};
+      Fault f{at_ms(), kind, 0, -1};
       switch (kind) {
         case FaultKind::clock_step: f.amount = p.between(100, 3000) * (p.chance(500) ? 1 : -1); break;
         case FaultKind::clock_rate: f.amount = p.between(500, 1500); break;
@@ -332,6 +354,37 @@ std::optional<RunPlan> parse_plan(std::string_view json, std::string* error) {
     plan.faults.push_back(fault);
   }
   return plan;
+}
+
+std::string validate_plan(const RunPlan& plan) {
+  auto bad = [](std::string_view field, std::string_view rule) {
+    return "plan: " + std::string(field) + " " + std::string(rule);
+  };
+  if (!valid_queue_name(plan.queue)) return bad("queue", "is not a valid queue name");
+  if (plan.jobs < 0 || plan.jobs > 100000) return bad("jobs", "must be in 0..100000");
+  if (plan.workers.empty() || plan.workers.size() > 1000) return bad("workers", "must hold 1..1000 entries");
+  for (const auto& w : plan.workers) {
+    if (w.rate_per_mille < 1 || w.rate_per_mille > 100000) return bad("workers.rate_per_mille", "must be in 1..100000");
+  }
+  if (plan.claim_count < 1 || plan.claim_count > 1000) return bad("claim_count", "must be in 1..1000");
+  if (plan.lease_ms < 1 || plan.lease_ms > 86400000) return bad("lease_ms", "must be in 1..86400000");
+  if (plan.extend_at_per_mille < 1 || plan.extend_at_per_mille > 1000) return bad("extend_at_per_mille", "must be in 1..1000");
+  if (plan.work_min_ms < 0 || plan.work_max_ms < plan.work_min_ms) return bad("work_max_ms", "must be >= work_min_ms >= 0");
+  if (plan.fail_per_mille < 0 || plan.fail_per_mille > 1000) return bad("fail_per_mille", "must be in 0..1000");
+  if (plan.retry_per_mille < 0 || plan.retry_per_mille > 1000) return bad("retry_per_mille", "must be in 0..1000");
+  if (plan.poll_ms < 1) return bad("poll_ms", "must be >= 1");
+  if (plan.max_failures < 1 || plan.max_failures > 1000000) return bad("max_failures", "must be in 1..1000000");
+  if (plan.max_stalled < 1 || plan.max_stalled > 1000000) return bad("max_stalled", "must be in 1..1000000");
+  if (plan.sweep_interval_ms < 1) return bad("sweep_interval_ms", "must be >= 1");
+  if (plan.snapshot_interval_ms < 1) return bad("snapshot_interval_ms", "must be >= 1");
+  if (plan.replication_lag_ms < 1) return bad("replication_lag_ms", "must be >= 1");
+  if (plan.safety_ms < 0 || plan.add_spread_ms < 1) return bad("safety_ms", "must be >= 0 (and add_spread_ms >= 1)");
+  for (const auto& f : plan.faults) {
+    if (f.at_ms < 0) return bad("faults.at_ms", "must be >= 0");
+    if (f.kind == FaultKind::clock_rate && (f.amount < 1 || f.amount > 100000)) return bad("faults.amount", "of clock_rate must be in 1..100000");
+    if (f.kind == FaultKind::worker_pause && f.amount < 0) return bad("faults.amount", "of worker_pause must be >= 0");
+  }
+  return {};
 }
 
 }  // namespace trafikey::sim

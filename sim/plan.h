@@ -90,14 +90,30 @@ struct PlanChoices {
   std::optional<Persistence> persistence;
   std::vector<FaultKind> fault_kinds;  // empty: no faults
 };
-// CLI names: restart, failover, clock (steps, rates, worker skew), death, pause,
-// lost-reply, epoch (fail and malformed), ghost (row_delete), lane (lane_mark).
-std::optional<std::vector<FaultKind>> parse_fault_list(std::string_view csv);
+// `--faults` names: every kind by its own name (fault_name), and groups of kinds:
+//   clock = clock_step,clock_rate,worker_clock   death = worker_death   pause = worker_pause
+//   epoch = epoch_fail,epoch_malformed          ghost = row_delete     lane = lane_mark
+// and `lost-reply`, the old spelling of lost_reply. Kinds come back in the order named
+// (a group's in the order above), which draw_plan follows.
+struct FaultGroup {
+  std::string_view name;
+  std::vector<FaultKind> kinds;
+};
+const std::vector<FaultGroup>& fault_groups();
+// std::nullopt on a name that is neither a kind nor a group; `error` then names it.
+std::optional<std::vector<FaultKind>> parse_fault_list(std::string_view csv, std::string* error = nullptr);
+// The names parse_fault_list accepts, for --help and errors: "kinds: restart, ...;
+// groups: clock = clock_step,clock_rate,worker_clock; death = worker_death; ...".
+std::string fault_list_help();
 RunPlan draw_plan(const PlanChoices& choices);
 
 // One line of JSON, fields in a fixed order; parse_plan accepts exactly what plan_json
 // writes (and refuses anything else with a message naming the field).
 std::string plan_json(const RunPlan& plan);
 std::optional<RunPlan> parse_plan(std::string_view json, std::string* error);
+
+// Checks a plan's numbers (counts, times, rates, targets) before anything runs: empty
+// when usable, else a message naming the first bad field.
+std::string validate_plan(const RunPlan& plan);
 
 }  // namespace trafikey::sim

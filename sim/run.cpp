@@ -21,7 +21,7 @@ enum class EventKind : std::uint8_t {
 };
 
 struct Event {
-  std::int64_t at = 0;
+  std::int64_t at_ms = 0;  // true time
   std::uint64_t tie = 0;
   std::uint64_t seq = 0;
   EventKind kind = EventKind::add;
@@ -87,7 +87,7 @@ class Argv {
 
 struct Later {
   bool operator()(const Event& a, const Event& b) const {
-    if (a.at != b.at) return a.at > b.at;
+    if (a.at_ms != b.at_ms) return a.at_ms > b.at_ms;
     if (a.tie != b.tie) return a.tie > b.tie;
     return a.seq > b.seq;
   }
@@ -103,7 +103,7 @@ struct Worker {
   std::string name;
   LinearClock clock;
   bool dead = false;
-  std::int64_t paused_until = -1;
+  std::int64_t paused_until_ms = -1;
   std::vector<Held> held;
   bool claim_pending = false;
   std::uint64_t batch_gen = 0;  // the live extend_all timer
@@ -126,9 +126,9 @@ class Runner {
     e.seq = ++seq_;
     queue_.push(e);
   }
-  void schedule(std::int64_t at, EventKind kind, int actor = 0, std::uint64_t gen = 0) {
+  void schedule(std::int64_t at_ms, EventKind kind, int actor = 0, std::uint64_t gen = 0) {
     Event e;
-    e.at = std::max(at, world_.true_ms());
+    e.at_ms = std::max(at_ms, world_.true_ms());
     e.kind = kind;
     e.actor = actor;
     e.gen = gen;
@@ -136,8 +136,8 @@ class Runner {
   }
   // The true time at which worker w's clock will have advanced by `worker_ms`.
   std::int64_t after_worker_ms(const Worker& w, std::int64_t worker_ms) const {
-    const std::int64_t now = world_.true_ms();
-    return w.clock.true_time_of(w.clock.value(now) + worker_ms, now + 1);
+    const std::int64_t now_ms = world_.true_ms();
+    return w.clock.true_time_of(w.clock.value(now_ms) + worker_ms, now_ms + 1);
   }
   std::int64_t extend_interval_ms() const {
     return std::max<std::int64_t>(1, plan_.lease_ms * plan_.extend_at_per_mille / 1000);
@@ -148,7 +148,7 @@ class Runner {
   void maybe_resend(int actor, Args argv) {
     if (!world_.prng().chance(plan_.retry_per_mille)) return;
     Event e;
-    e.at = world_.true_ms() + retry_after_ms;
+    e.at_ms = world_.true_ms() + retry_after_ms;
     e.kind = EventKind::resend;
     e.actor = actor;
     e.gen = resends_.size();
@@ -162,11 +162,11 @@ class Runner {
   // A worker that cannot act now (dead: never; paused: at resume) — true when handled.
   bool defer(Worker& w, const Event& e) {
     if (w.dead) return true;
-    if (w.paused_until > world_.true_ms()) {
+    if (w.paused_until_ms > world_.true_ms()) {
       // On resume the worker handles its timers in the order they fell due.
       Event later = e;
-      later.at = w.paused_until;
-      later.tie = static_cast<std::uint64_t>(e.at);
+      later.at_ms = w.paused_until_ms;
+      later.tie = static_cast<std::uint64_t>(e.at_ms);
       later.seq = ++seq_;
       queue_.push(later);
       return true;
@@ -182,11 +182,11 @@ class Runner {
   void drop(Worker& w, std::string_view id) {
     std::erase_if(w.held, [&](const Held& h) { return h.id == id; });
   }
-  void want_claim(int wi, std::int64_t at) {
+  void want_claim(int wi, std::int64_t at_ms) {
     Worker& w = workers_[static_cast<std::size_t>(wi)];
     if (w.claim_pending) return;
     w.claim_pending = true;
-    schedule(at, EventKind::claim, wi);
+    schedule(at_ms, EventKind::claim, wi);
   }
 
   void on_add(const Event& e);
@@ -363,9 +363,9 @@ void Runner::on_fault(const Fault& f) {
       break;
     case FaultKind::worker_pause:
       if (Worker* w = worker(); w && !w->dead) {
-        w->paused_until = std::max(w->paused_until, world_.true_ms() + f.amount);
-        world_.note("worker_pause", "\"worker\":\"" + w->name + "\",\"until\":" + std::to_string(w->paused_until));
-        schedule(w->paused_until, EventKind::resume, f.target);
+        w->paused_until_ms = std::max(w->paused_until_ms, world_.true_ms() + f.amount);
+        world_.note("worker_pause", "\"worker\":\"" + w->name + "\",\"until\":" + std::to_string(w->paused_until_ms));
+        schedule(w->paused_until_ms, EventKind::resume, f.target);
       }
       break;
     case FaultKind::lost_reply: world_.lose_next_reply(actor_name(f.target)); break;
@@ -432,12 +432,12 @@ RunSummary Runner::run() {
   while (!queue_.empty()) {
     const Event e = queue_.top();
     queue_.pop();
-    if (liveness_ && e.at > bound_ms) {
+    if (liveness_ && e.at_ms > bound_ms) {
       world_.advance_to(bound_ms);
       summary.outcome = "liveness-bound-exceeded";
       break;
     }
-    world_.advance_to(e.at);
+    world_.advance_to(e.at_ms);
     switch (e.kind) {
       case EventKind::add: on_add(e); break;
       case EventKind::claim: on_claim(e); break;
@@ -507,37 +507,6 @@ RunSummary Runner::run() {
 RunSummary run_plan(const RunPlan& plan, const RunOptions& options) {
   Runner runner(plan, options);
   return runner.run();
-}
-
-std::string validate_plan(const RunPlan& plan) {
-  auto bad = [](std::string_view field, std::string_view rule) {
-    return "plan: " + std::string(field) + " " + std::string(rule);
-  };
-  if (!valid_queue_name(plan.queue)) return bad("queue", "is not a valid queue name");
-  if (plan.jobs < 0 || plan.jobs > 100000) return bad("jobs", "must be in 0..100000");
-  if (plan.workers.empty() || plan.workers.size() > 1000) return bad("workers", "must hold 1..1000 entries");
-  for (const auto& w : plan.workers) {
-    if (w.rate_per_mille < 1 || w.rate_per_mille > 100000) return bad("workers.rate_per_mille", "must be in 1..100000");
-  }
-  if (plan.claim_count < 1 || plan.claim_count > 1000) return bad("claim_count", "must be in 1..1000");
-  if (plan.lease_ms < 1 || plan.lease_ms > 86400000) return bad("lease_ms", "must be in 1..86400000");
-  if (plan.extend_at_per_mille < 1 || plan.extend_at_per_mille > 1000) return bad("extend_at_per_mille", "must be in 1..1000");
-  if (plan.work_min_ms < 0 || plan.work_max_ms < plan.work_min_ms) return bad("work_max_ms", "must be >= work_min_ms >= 0");
-  if (plan.fail_per_mille < 0 || plan.fail_per_mille > 1000) return bad("fail_per_mille", "must be in 0..1000");
-  if (plan.retry_per_mille < 0 || plan.retry_per_mille > 1000) return bad("retry_per_mille", "must be in 0..1000");
-  if (plan.poll_ms < 1) return bad("poll_ms", "must be >= 1");
-  if (plan.max_failures < 1 || plan.max_failures > 1000000) return bad("max_failures", "must be in 1..1000000");
-  if (plan.max_stalled < 1 || plan.max_stalled > 1000000) return bad("max_stalled", "must be in 1..1000000");
-  if (plan.sweep_interval_ms < 1) return bad("sweep_interval_ms", "must be >= 1");
-  if (plan.snapshot_interval_ms < 1) return bad("snapshot_interval_ms", "must be >= 1");
-  if (plan.replication_lag_ms < 1) return bad("replication_lag_ms", "must be >= 1");
-  if (plan.safety_ms < 0 || plan.add_spread_ms < 1) return bad("safety_ms", "must be >= 0 (and add_spread_ms >= 1)");
-  for (const auto& f : plan.faults) {
-    if (f.at_ms < 0) return bad("faults.at_ms", "must be >= 0");
-    if (f.kind == FaultKind::clock_rate && (f.amount < 1 || f.amount > 100000)) return bad("faults.amount", "of clock_rate must be in 1..100000");
-    if (f.kind == FaultKind::worker_pause && f.amount < 0) return bad("faults.amount", "of worker_pause must be >= 0");
-  }
-  return {};
 }
 
 }  // namespace trafikey::sim

@@ -53,8 +53,4 @@ struct RunSummary {
 
 RunSummary run_plan(const RunPlan& plan, const RunOptions& options = {});
 
-// Checks a plan's numbers (counts, times, rates, targets) before anything runs: empty
-// when usable, else a message naming the first bad field.
-std::string validate_plan(const RunPlan& plan);
-
 }  // namespace trafikey::sim

@@ -61,18 +61,18 @@ void World::advance_to(std::int64_t true_ms) {
 void World::sync_persistence() {
   // A sync moves a copy's position to now; nothing is copied until a restart or a
   // failover goes back to it (rewind_to).
-  const std::int64_t now = server_ms();
-  std::int64_t interval = 0;
-  if (options_.persistence == Persistence::everysec) interval = everysec_interval_ms;
-  if (options_.persistence == Persistence::snapshot) interval = options_.snapshot_interval_ms;
-  // Syncs fall on a fixed grid (every `interval` ms of server time, every lag ms of true
+  const std::int64_t now_ms = server_ms();
+  std::int64_t interval_ms = 0;
+  if (options_.persistence == Persistence::everysec) interval_ms = everysec_interval_ms;
+  if (options_.persistence == Persistence::snapshot) interval_ms = options_.snapshot_interval_ms;
+  // Syncs fall on a fixed grid (every `interval_ms` of server time, every lag ms of true
   // time), so when they happen does not depend on which instants the driver visits: a
   // scenario replay of a generated run keeps and loses exactly the same calls.
   bool moved = false;
-  if (interval > 0 && now / interval != last_sync_server_ms_ / interval) {
+  if (interval_ms > 0 && now_ms / interval_ms != last_sync_server_ms_ / interval_ms) {
     durable_pos_ = write_position();
     durable_calls_ = calls_;
-    last_sync_server_ms_ = now;
+    last_sync_server_ms_ = now_ms;
     moved = true;
   }
   if (true_ms_ / options_.replication_lag_ms != last_replica_true_ms_ / options_.replication_lag_ms) {
@@ -105,7 +105,7 @@ struct SweepBefore {
   std::map<std::string, std::pair<std::string, std::string>> rows;  // id -> stalled, epoch
 };
 
-SweepBefore capture_sweep(const Keyspace& data, std::string_view queue, std::int64_t now) {
+SweepBefore capture_sweep(const Keyspace& data, std::string_view queue, std::int64_t now_ms) {
   SweepBefore before;
   if (!valid_queue_name(queue)) return before;
   const QueueKeys keys(queue);
@@ -113,7 +113,7 @@ SweepBefore capture_sweep(const Keyspace& data, std::string_view queue, std::int
   const Keyspace::Zset* active = data.zset_at(keys.active(), wrong);
   if (!active) return before;
   for (const auto& [score, member] : active->order) {  // lowest deadline first
-    if (!(score < static_cast<double>(now))) break;
+    if (!(score < static_cast<double>(now_ms))) break;
     const Keyspace::Hash* row = data.hash_at(keys.row(member), wrong);
     const std::string* stalled = row ? Keyspace::hash_field(*row, "stalled") : nullptr;
     const std::string* epoch = row ? Keyspace::hash_field(*row, "lease_epoch") : nullptr;

@@ -2,7 +2,7 @@
 # histories, seed 43 differs, `replay` of the first exits 0, and a tampered history is
 # refused with the line of the first divergence.
 file(REMOVE_RECURSE ${WORK})
-set(faults restart,failover,clock,death,pause,lost-reply,epoch)
+set(faults restart,failover,clock,death,pause,lost_reply,epoch)
 foreach(run a b)
   execute_process(COMMAND ${SIM} run --seed 42 --faults ${faults} --out ${WORK}/${run}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out)
@@ -39,4 +39,20 @@ file(WRITE ${WORK}/tampered.jsonl "${tampered}")
 execute_process(COMMAND ${SIM} replay ${WORK}/tampered.jsonl RESULT_VARIABLE rc OUTPUT_VARIABLE out)
 if(NOT rc EQUAL 1 OR NOT out MATCHES "tampered.jsonl:${line}: first divergence")
   message(FATAL_ERROR "tampered history: expected exit 1 at line ${line}, got ${rc}:\n${out}")
+endif()
+# --faults takes each kind's own name as well as the groups, and names a bad one (exit 2).
+execute_process(COMMAND ${SIM} run --seed 42 --faults restart,failover,clock_step,clock_rate,worker_clock,worker_death,worker_pause,lost_reply,epoch_fail,epoch_malformed --out ${WORK}/d
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+file(READ ${WORK}/d/history.jsonl d)
+if(NOT rc EQUAL 0 OR NOT d STREQUAL a)
+  message(FATAL_ERROR "--faults by kind names: exit ${rc}, or a history other than the groups' (seed 42)")
+endif()
+execute_process(COMMAND ${SIM} run --seed 42 --faults clock,nope --out ${WORK}/e
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "unknown fault kind 'nope'")
+  message(FATAL_ERROR "--faults clock,nope: expected exit 2 naming 'nope', got ${rc}:\n${err}")
+endif()
+execute_process(COMMAND ${SIM} run --help OUTPUT_VARIABLE help)
+if(NOT help MATCHES "lost_reply" OR NOT help MATCHES "clock = clock_step,clock_rate,worker_clock")
+  message(FATAL_ERROR "run --help does not list the fault kinds and groups:\n${help}")
 endif()

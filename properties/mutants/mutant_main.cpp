@@ -1,7 +1,12 @@
 // A mutant's self-test: run the campaign (the same generators and checker as the
 // properties) against a deliberately wrong core and require that it is caught within the
-// budget and shrunk to a short history. Built once per mutant by mutants/CMakeLists.txt.
+// budget, by the invariant it targets, and shrunk to a short history. "Caught by" means:
+// the declared invariant breaks at the call where the run first breaks anything (two
+// invariants may judge the same wrong reply; one that breaks only later, or not at all,
+// says the suite found the mutant by luck, or that the declared target is wrong). Built
+// once per mutant by mutants/CMakeLists.txt.
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -9,7 +14,7 @@
 #include "properties/campaign.h"
 #include "properties/checked_run.h"
 
-#ifndef TRAFIKEY_MUTANT
+#if !defined(TRAFIKEY_MUTANT) || !defined(TRAFIKEY_MUTANT_INVARIANT)
 #error "build through properties/mutants/CMakeLists.txt"
 #endif
 
@@ -45,17 +50,21 @@ int main(int argc, char** argv) {
               f.violations.front().describe().c_str(), f.shrink_steps, f.shrink_tries,
               static_cast<long long>(f.original_calls), static_cast<long long>(f.shrunk_calls),
               f.original.faults.size(), f.shrunk.faults.size(), f.original.jobs, f.shrunk.jobs, lines);
-#ifdef TRAFIKEY_MUTANT_INVARIANT
-  // The invariant this mutant is declared to break must be among those the shrunk run breaks.
+  // The declared invariant must break at the first failing call of the shrunk run.
   const auto& broken = rerun.violations;
-  auto it = std::find_if(broken.begin(), broken.end(),
-                         [](const auto& v) { return v.invariant == TRAFIKEY_MUTANT_INVARIANT; });
+  const std::int64_t first_call = broken.empty() ? -1 : broken.front().call;
+  const auto it = std::find_if(broken.begin(), broken.end(), [&](const auto& v) {
+    return v.call == first_call && v.invariant == TRAFIKEY_MUTANT_INVARIANT;
+  });
   if (it == broken.end()) {
-    std::printf("  it must be caught by %s\n", TRAFIKEY_MUTANT_INVARIANT);
+    std::printf("  caught by %s, but it targets %s, which does not break at that call "
+                "(properties/mutants/CMakeLists.txt)\n",
+                f.invariant.c_str(), TRAFIKEY_MUTANT_INVARIANT);
     return 1;
   }
-  if (f.invariant != TRAFIKEY_MUTANT_INVARIANT) std::printf("  and by %s\n", it->describe().c_str());
-#endif
+  if (f.invariant != TRAFIKEY_MUTANT_INVARIANT) {
+    std::printf("  and at the same call by %s\n", it->describe().c_str());
+  }
   if (f.shrunk_calls > calls_max) {
     std::printf("  the shrunk history is longer than %lld calls\n", calls_max);
     return 1;

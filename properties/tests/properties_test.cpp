@@ -3,6 +3,13 @@
 // Budget: RC_PARAMS is set by CTest (properties/tests/CMakeLists.txt) to a fixed seed and
 // a fixed number of runs per property, so CI runs the same histories every time and
 // finishes in bounded time; `trafikey-sim campaign` explores further seeds.
+//
+// Each property draws from a plan space of its own (generators.h) and a RapidCheck seed
+// of its own, RC_PARAMS' seed mixed with the property's name: no two properties run the
+// same plans. A family property aims at its family's invariants, but a run that breaks
+// any invariant fails it: the message says which invariant broke and whether it is one of
+// the family's. (A run stops at its first violation, so a property that ignored the
+// others could pass a run in which its own invariant was never reached.)
 // On failure each property prints the invariant, the plan's seed and RapidCheck's
 // reproduce string, and writes the failing history (and scenario) under failure_dir().
 #include <gtest/gtest.h>
@@ -10,35 +17,96 @@
 
 #include <algorithm>
 #include <iostream>
+#include <optional>
+#include <sstream>
 
 #include "properties/checked_run.h"
 #include "properties/failure_files.h"
 #include "properties/generators.h"
+#include "sim/prng.h"
 
 namespace trafikey::properties {
 namespace {
 
 using sim::FaultKind;
 
-// Runs the plan; on a violation of one of `family`, writes the failure files and fails.
+// The seed a property draws from: RC_PARAMS' seed mixed with the property's id (FNV-1a,
+// then SplitMix64), so the same RC_PARAMS gives each property its own, fixed plans.
+std::uint64_t property_seed(std::uint64_t seed, std::string_view id) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (const char c : id) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+  std::uint64_t state = seed ^ h;
+  return sim::splitmix64(state);
+}
+
+// RapidCheck's checkGTest with the property's own seed. A `reproduce=` string still
+// replays a failure: it carries RapidCheck's random state, whatever the seed.
+template <class Property>
+void check_property(Property property) {
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  rc::detail::TestMetadata metadata;
+  metadata.id = std::string(info->test_suite_name()) + "/" + info->name();
+  metadata.description = info->name();
+  rc::detail::TestParams params = rc::detail::configuration().testParams;
+  params.seed = property_seed(params.seed, metadata.id);
+  const auto result = rc::detail::checkTestable(property, metadata, params);
+  std::ostringstream out;
+  if (result.template is<rc::detail::SuccessResult>()) {
+    if (!result.template get<rc::detail::SuccessResult>().distribution.empty()) {
+      rc::detail::printResultMessage(result, std::cout);
+      std::cout << std::endl;
+    }
+  } else {
+    rc::detail::printResultMessage(result, out);
+    FAIL() << out.str() << std::endl;
+  }
+}
+
+// RC_GTEST_PROP with the property's own seed (check_property).
+#define TRAFIKEY_PROP(Suite, Name)                              \
+  void trafikey_prop_##Suite##_##Name();                        \
+  TEST(Suite, Name) {                                           \
+    target_invariant().reset();                                 \
+    check_property(&trafikey_prop_##Suite##_##Name);            \
+  }                                                             \
+  void trafikey_prop_##Suite##_##Name()
+
+// The invariant the first failing run of the current property broke. RapidCheck calls the
+// property again for every shrink it tries; a candidate counts as failing only when it
+// breaks the same invariant, so shrinking does not wander off to another one (as the
+// campaign's shrinker does).
+std::optional<std::string>& target_invariant() {
+  static std::optional<std::string> target;
+  return target;
+}
+
+// Runs the plan; fails on any violation (naming it, and whether it is of `family`), and
+// writes the failure files. An empty family: every invariant is the property's own.
 void hold(const sim::RunPlan& plan, std::initializer_list<std::string_view> family,
           const std::string& property) {
   const CheckedRun run = run_checked(plan, false);
-  std::vector<Violation> broken;
-  for (const auto& v : run.violations) {
-    if (family.size() == 0 || std::find(family.begin(), family.end(), v.invariant) != family.end()) {
-      broken.push_back(v);
-    }
-  }
   RC_CLASSIFY(run.summary.faults.empty(), "no faults");
   for (const auto& [verdict, n] : run.summary.verdicts) RC_TAG(verdict);
-  if (broken.empty()) return;
-  // RapidCheck calls this again for every shrink it tries; the last failing call is the
-  // final counterexample, so the files below end up holding the shrunk history.
-  const FailureFiles files = write_failure(plan, failure_dir(), property, broken);
-  std::string message = broken.front().describe() + "\n  plan seed " + std::to_string(plan.seed) +
-                        ", " + std::to_string(plan.faults.size()) + " faults, " +
-                        std::to_string(plan.jobs) + " jobs\n  history: " + files.history_path;
+  if (run.violations.empty()) return;
+  const std::string& broke = run.violations.front().invariant;
+  if (target_invariant() && *target_invariant() != broke) return;  // a shrink gone elsewhere
+  target_invariant() = broke;
+  const bool own = family.size() == 0 || std::find(family.begin(), family.end(), broke) != family.end();
+  // The last failing call is the final counterexample, so the files below end up holding
+  // the shrunk history.
+  const FailureFiles files = write_failure(plan, failure_dir(), property, run.violations);
+  std::string message;
+  if (own) {
+    message = broke + " broke (one of this property's invariants)\n  ";
+  } else {
+    std::string names;
+    for (const auto name : family) names += (names.empty() ? "" : ", ") + std::string(name);
+    message = broke + " broke: not one of this property's (" + names +
+              "), but a broken run fails every property\n  ";
+  }
+  message += run.violations.front().describe() + "\n  plan seed " + std::to_string(plan.seed) + ", " +
+             std::to_string(plan.faults.size()) + " faults, " + std::to_string(plan.jobs) +
+             " jobs\n  history: " + files.history_path;
   if (!files.scenario_path.empty()) message += "\n  scenario: " + files.scenario_path;
   if (!files.error.empty()) message += "\n  (" + files.error + ")";
   RC_FAIL(message);
@@ -50,37 +118,37 @@ PlanSpace space_of(std::vector<FaultKind> kinds) {
   return s;
 }
 
-RC_GTEST_PROP(Epoch, no_lease_crossing_a_restart_is_counted_and_live_ones_are, ()) {
+TRAFIKEY_PROP(Epoch, no_lease_crossing_a_restart_is_counted_and_live_ones_are) {
   const auto plan = *gen_plan(space_of({FaultKind::restart, FaultKind::failover, FaultKind::epoch_fail,
                                         FaultKind::epoch_malformed, FaultKind::worker_pause,
                                         FaultKind::clock_step}));
   hold(plan, {"epoch.exempt", "epoch.counted", "epoch.stamp", "epoch.load"}, "epoch");
 }
 
-RC_GTEST_PROP(Queue, jobs_are_conserved_fenced_and_charged_by_their_own_cause, ()) {
+TRAFIKEY_PROP(Queue, jobs_are_conserved_fenced_and_charged_by_their_own_cause) {
   const auto plan = *gen_plan(space_of({FaultKind::restart, FaultKind::worker_death,
                                         FaultKind::worker_pause, FaultKind::lost_reply,
                                         FaultKind::worker_clock, FaultKind::clock_rate}));
   hold(plan, {"queue.conserve", "queue.transitions", "queue.fence", "queue.budget"}, "queue");
 }
 
-RC_GTEST_PROP(Verb, refusals_write_nothing, ()) {
-  const auto plan = *gen_plan(full_space());
+TRAFIKEY_PROP(Verb, refusals_write_nothing) {
+  const auto plan = *gen_plan(refusal_space());
   hold(plan, {"verb.atomic"}, "verb");
 }
 
-RC_GTEST_PROP(Liveness, every_job_drains_once_faults_stop, ()) {
-  const auto plan = *gen_plan(full_space());
+TRAFIKEY_PROP(Liveness, every_job_drains_once_faults_stop) {
+  const auto plan = *gen_plan(liveness_space());
   hold(plan, {"liveness.drain"}, "liveness");
 }
 
-RC_GTEST_PROP(All, every_invariant_holds_under_every_fault, ()) {
+TRAFIKEY_PROP(All, every_invariant_holds_under_every_fault) {
   const auto plan = *gen_plan(full_space());
   hold(plan, {}, "all");
 }
 
 // sim.determinism, as FoundationDB does it: a share of runs is executed twice.
-RC_GTEST_PROP(Sim, the_same_plan_gives_the_same_history, ()) {
+TRAFIKEY_PROP(Sim, the_same_plan_gives_the_same_history) {
   const auto plan = *gen_plan(full_space());
   sim::RunOptions hash_only;
   hash_only.keep_history_text = false;

@@ -7,7 +7,7 @@
 #         -P sim/tests/golden_fingerprints.cmake
 # and says why in its commit message.
 cmake_policy(SET CMP0007 NEW)
-set(faults restart,failover,clock,death,pause,lost-reply,epoch,ghost,lane)
+set(faults restart,failover,clock,death,pause,lost_reply,epoch,ghost,lane)
 set(golden ${CMAKE_CURRENT_LIST_DIR}/golden_fingerprints.txt)
 file(REMOVE_RECURSE ${WORK})
 set(lines "")

@@ -111,5 +111,42 @@ TEST(Plan, json_text_is_as_documented) {
             "\"faults\":[{\"at_ms\":7,\"kind\":\"clock_step\",\"amount\":-250,\"target\":-1}]}");
 }
 
+// --faults: every kind by its own name, the groups, the old spelling lost-reply; a bad
+// name is refused and named.
+TEST(FaultList, every_kind_parses_by_its_own_name) {
+  for (std::uint8_t i = 0; i <= static_cast<std::uint8_t>(FaultKind::lane_mark); ++i) {
+    const auto kind = static_cast<FaultKind>(i);
+    const auto parsed = parse_fault_list(fault_name(kind));
+    ASSERT_TRUE(parsed) << fault_name(kind);
+    EXPECT_EQ(*parsed, std::vector<FaultKind>{kind}) << fault_name(kind);
+  }
+}
+
+TEST(FaultList, groups_stand_for_their_kinds_in_order) {
+  using K = FaultKind;
+  EXPECT_EQ(*parse_fault_list("clock"), (std::vector<K>{K::clock_step, K::clock_rate, K::worker_clock}));
+  EXPECT_EQ(*parse_fault_list("epoch"), (std::vector<K>{K::epoch_fail, K::epoch_malformed}));
+  EXPECT_EQ(*parse_fault_list("restart,failover,clock,death,pause,lost-reply,epoch,ghost,lane"),
+            (std::vector<K>{K::restart, K::failover, K::clock_step, K::clock_rate, K::worker_clock,
+                            K::worker_death, K::worker_pause, K::lost_reply, K::epoch_fail,
+                            K::epoch_malformed, K::row_delete, K::lane_mark}));
+  // a kind's own name and the group names mix
+  EXPECT_EQ(*parse_fault_list("worker_death,lost_reply,ghost"),
+            (std::vector<K>{K::worker_death, K::lost_reply, K::row_delete}));
+  EXPECT_EQ(*parse_fault_list("lost-reply"), *parse_fault_list("lost_reply"));
+  EXPECT_EQ(*parse_fault_list(""), std::vector<K>{});
+}
+
+TEST(FaultList, a_bad_name_is_refused_and_named) {
+  std::string error;
+  EXPECT_FALSE(parse_fault_list("restart,clock-step", &error));
+  EXPECT_EQ(error, "unknown fault kind 'clock-step'");
+  const std::string help = fault_list_help();
+  for (std::uint8_t i = 0; i <= static_cast<std::uint8_t>(FaultKind::lane_mark); ++i) {
+    EXPECT_NE(help.find(fault_name(static_cast<FaultKind>(i))), std::string::npos);
+  }
+  EXPECT_NE(help.find("clock = clock_step,clock_rate,worker_clock"), std::string::npos) << help;
+}
+
 }  // namespace
 }  // namespace trafikey::sim

@@ -203,7 +203,7 @@ TEST(World, sweep_verdicts_say_what_the_server_did) {
 RunPlan plan_with_everything(std::uint64_t seed) {
   PlanChoices c;
   c.seed = seed;
-  c.fault_kinds = *parse_fault_list("restart,failover,clock,death,pause,lost-reply,epoch");
+  c.fault_kinds = *parse_fault_list("restart,failover,clock,death,pause,lost_reply,epoch");
   return draw_plan(c);
 }
 
