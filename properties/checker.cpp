@@ -347,6 +347,7 @@ void Checker::after_start(const World& world) {
   check_epoch_load(world);
   // the model keeps what the world kept: the prefix of its own write stream
   model_.keep_calls(world.kept_calls());
+  model_.new_process();
   check_model_keyspace(world, "at the start of incarnation " + std::to_string(world.incarnation()) +
                                   " on " + std::to_string(world.kept_calls()) + " kept of " +
                                   std::to_string(world.calls()) + " calls");

@@ -9,8 +9,6 @@
 
 #include "core/args.h"
 #include "core/errors.h"
-#include "sim/plain.h"
-#include "sim/server.h"
 
 extern "C" {
 #include <lauxlib.h>
@@ -31,9 +29,9 @@ void open_library(lua_State* L, lua_CFunction open, const char* name) {
   lua_call(L, 1, 0);
 }
 
-// The SimServer a script's redis.call reaches: the first upvalue of redis.call.
-SimServer& server_of(lua_State* L) {
-  return *static_cast<SimServer*>(lua_touserdata(L, lua_upvalueindex(1)));
+// The command a script's redis.call reaches: the first upvalue of redis.call.
+const ScriptCommand& command_of(lua_State* L) {
+  return *static_cast<const ScriptCommand*>(lua_touserdata(L, lua_upvalueindex(1)));
 }
 
 // A server reply as a Lua value (pushed). Error replies push {err=...}.
@@ -67,16 +65,8 @@ void push_reply(lua_State* L, const Reply& r) {
   }
 }
 
-// TIME on the simulated server clock: [seconds, microseconds].
-Reply time_reply(SimServer& server) {
-  const std::int64_t ms = server.server_now_ms();
-  const std::int64_t seconds = ms >= 0 ? ms / 1000 : -((-ms + 999) / 1000);
-  const std::int64_t micros = (ms - seconds * 1000) * 1000;
-  return Reply::array_of(Reply::bulk(std::to_string(seconds)), Reply::bulk(std::to_string(micros)));
-}
-
 // redis.call / redis.pcall: the arguments as strings (numbers in Lua's own text), one
-// plain command or TIME, the reply as a Lua value. `raise`: an error reply ends the script.
+// command, the reply as a Lua value. `raise`: an error reply ends the script.
 int redis_command(lua_State* L, bool raise) {
   const int argc = lua_gettop(L);
   if (argc == 0) {
@@ -93,15 +83,9 @@ int redis_command(lua_State* L, bool raise) {
     words.emplace_back(text, len);
   }
   std::vector<std::string_view> argv(words.begin(), words.end());
-  SimServer& server = server_of(L);
-  Reply reply = Reply::nil();
-  if (equals_ignore_case("TIME", argv[0]) && argv.size() == 1) {
-    reply = time_reply(server);
-  } else if (auto plain = run_plain(server, Args(argv))) {
-    reply = std::move(*plain);
-  } else {
-    reply = Reply::error("ERR Unknown Redis command called from script");
-  }
+  const Reply reply = Scripting::handles(argv[0])
+                          ? Reply::error("ERR This Redis command is not allowed from script")
+                          : command_of(L)(Args(argv));
   if (raise && reply.is_error()) {
     push_reply(L, reply);  // {err=...}: the script ends with this error
     return lua_error(L);
@@ -127,7 +111,7 @@ int redis_error_reply(lua_State* L) { return redis_table_reply(L, "err"); }
 int redis_status_reply(lua_State* L) { return redis_table_reply(L, "ok"); }
 
 // A fresh sandbox for one script call.
-lua_State* new_state(SimServer& server) {
+lua_State* new_state(const ScriptCommand& command) {
   lua_State* L = luaL_newstate();
   if (!L) return nullptr;
   open_library(L, luaopen_base, "");
@@ -150,14 +134,14 @@ lua_State* new_state(SimServer& server) {
   const struct {
     const char* name;
     lua_CFunction fn;
-    bool needs_server;
+    bool needs_command;
   } functions[] = {{"call", redis_call, true},
                    {"pcall", redis_pcall, true},
                    {"error_reply", redis_error_reply, false},
                    {"status_reply", redis_status_reply, false}};
   for (const auto& f : functions) {
-    if (f.needs_server) {
-      lua_pushlightuserdata(L, &server);
+    if (f.needs_command) {
+      lua_pushlightuserdata(L, const_cast<ScriptCommand*>(&command));
       lua_pushcclosure(L, f.fn, 1);
     } else {
       lua_pushcfunction(L, f.fn);
@@ -248,6 +232,12 @@ Reply wrong_arity(std::string_view name) {
 
 }  // namespace
 
+Reply time_reply(std::int64_t now_ms) {
+  const std::int64_t seconds = now_ms >= 0 ? now_ms / 1000 : -((-now_ms + 999) / 1000);
+  const std::int64_t micros = (now_ms - seconds * 1000) * 1000;
+  return Reply::array_of(Reply::bulk(std::to_string(seconds)), Reply::bulk(std::to_string(micros)));
+}
+
 bool Scripting::handles(std::string_view name) {
   return equals_ignore_case("EVAL", name) || equals_ignore_case("EVALSHA", name) ||
          equals_ignore_case("SCRIPT", name);
@@ -267,28 +257,28 @@ std::string Scripting::sha1_hex(std::string_view body) {
   return out;
 }
 
-std::optional<Reply> Scripting::call(SimServer& server, Args argv) {
+std::optional<Reply> Scripting::call(Args argv, const ScriptCommand& command) {
   if (argv.empty() || !handles(argv[0])) return std::nullopt;
   if (equals_ignore_case("SCRIPT", argv[0])) return script(argv);
   if (argv.size() < 3) return wrong_arity(argv[0]);
   if (equals_ignore_case("EVAL", argv[0])) {
     const std::string body(argv[1]);
     scripts_.emplace(sha1_hex(body), body);  // EVAL caches the script, as a server does
-    return eval(server, body, argv.subspan(2));
+    return eval(command, body, argv.subspan(2));
   }
   const auto found = scripts_.find(lower(argv[1]));
   if (found == scripts_.end()) return Reply::error("NOSCRIPT No matching script. Please use EVAL.");
-  return eval(server, found->second, argv.subspan(2));
+  return eval(command, found->second, argv.subspan(2));
 }
 
-Reply Scripting::eval(SimServer& server, const std::string& body, Args rest) {
+Reply Scripting::eval(const ScriptCommand& command, const std::string& body, Args rest) {
   const auto numkeys = parse_numkeys(rest[0]);
   if (!numkeys) return Reply::error("ERR value is not an integer or out of range");
   if (*numkeys < 0) return Reply::error("ERR Number of keys can't be negative");
   if (*numkeys > static_cast<std::int64_t>(rest.size() - 1)) {
     return Reply::error("ERR Number of keys can't be greater than number of args");
   }
-  lua_State* L = new_state(server);
+  lua_State* L = new_state(command);
   if (!L) return Reply::error("ERR cannot start the script engine");
   const auto keys = rest.subspan(1, static_cast<std::size_t>(*numkeys));
   const auto args = rest.subspan(1 + static_cast<std::size_t>(*numkeys));

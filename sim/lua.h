@@ -4,8 +4,9 @@
 //
 // What a script sees, as on a real server (Redis 7.0 / Valkey 8, RESP2):
 //   KEYS, ARGV         tables of strings
-//   redis.call(...)    one of the plain commands (sim/plain.h) or TIME, on the same
-//                      keyspace and through the same write path (undo log, persistence);
+//   redis.call(...)    one of the plain commands (sim/plain.h) or TIME (ScriptCommand: on
+//                      the server, the same keyspace and write path — undo log,
+//                      persistence — as any plain command);
 //                      arguments that are Lua numbers become their Lua text ("%.14g").
 //                      Replies: integer -> number, bulk -> string, nil -> false, array ->
 //                      table, status -> {ok=...}; an error reply raises a Lua error that
@@ -24,6 +25,8 @@
 // NOSCRIPT, as a restarted real server would.
 #pragma once
 
+#include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -33,14 +36,20 @@
 
 namespace trafikey::sim {
 
-class SimServer;
+// What a script's redis.call reaches: runs one command (TIME or a plain command; never a
+// script) and answers its reply. The simulated server passes its own; the reference model
+// of properties/model/ passes one over its own dataset, so both run the same scripts.
+using ScriptCommand = std::function<Reply(Args argv)>;
+
+// TIME's reply for a server clock at `now_ms`: [seconds, microseconds] as bulk strings.
+Reply time_reply(std::int64_t now_ms);
 
 class Scripting {
  public:
   // True for EVAL, EVALSHA and SCRIPT (any case).
   static bool handles(std::string_view name);
-  // Runs one of them; nullopt when argv[0] is none of them.
-  std::optional<Reply> call(SimServer& server, Args argv);
+  // Runs one of them, each redis.call through `command`; nullopt when argv[0] is none of them.
+  std::optional<Reply> call(Args argv, const ScriptCommand& command);
   // A new process: the script cache is empty.
   void flush() { scripts_.clear(); }
 
@@ -48,7 +57,7 @@ class Scripting {
   static std::string sha1_hex(std::string_view body);
 
  private:
-  Reply eval(SimServer& server, const std::string& body, Args rest);
+  Reply eval(const ScriptCommand& command, const std::string& body, Args rest);
   Reply script(Args argv);
 
   std::map<std::string, std::string> scripts_;  // sha1 -> body

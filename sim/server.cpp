@@ -115,7 +115,13 @@ Reply SimServer::call(Args argv) {
   if (incarnation_.module_loaded) {
     if (const CommandSpec* spec = find_command(argv[0])) return execute(*this, *spec, argv);
   }
-  if (auto reply = scripting_.call(*this, argv)) return std::move(*reply);
+  if (Scripting::handles(argv[0])) {
+    return *scripting_.call(argv, [this](Args command) {
+      if (equals_ignore_case("TIME", command[0]) && command.size() == 1) return time_reply(now_ms_);
+      if (auto reply = run_plain(*this, command)) return std::move(*reply);
+      return Reply::error("ERR Unknown Redis command called from script");
+    });
+  }
   if (auto reply = run_plain(*this, argv)) return std::move(*reply);
   return unknown_command(argv);
 }

@@ -319,6 +319,7 @@ Expectation Model::call(Args argv, const Context& ctx) {
     e.replies.push_back(unknown(argv));
     return e;
   }
+  if (sim::Scripting::handles(argv[0])) return script(argv, ctx);
   const std::string name = upper_of(argv[0]);
   if (name.rfind("EMQ.", 0) == 0) {
     static constexpr std::array<std::string_view, 10> verbs{
@@ -769,6 +770,28 @@ Expectation Model::verb(Args argv, const Context& ctx) {
     return e;
   }
   e.replies.push_back(unknown(argv));
+  return e;
+}
+
+// ---- scripts: each redis.call is one of the model's plain commands (or TIME)
+
+Expectation Model::script(Args argv, const Context& ctx) {
+  Expectation e;
+  const Reply reply = *scripting_.call(argv, [&](Args command) -> Reply {
+    if (upper_of(command[0]) == "TIME" && command.size() == 1) return sim::time_reply(ctx.now_ms);
+    Expectation inner = plain(command, ctx);
+    e.keys.insert(e.keys.end(), inner.keys.begin(), inner.keys.end());
+    e.writes = e.writes || inner.writes;
+    const Reply& r = inner.replies.front();
+    if (r.is_error() && r.text().rfind("ERR unknown command", 0) == 0) {
+      return Reply::error("ERR Unknown Redis command called from script");
+    }
+    return r;
+  });
+  std::sort(e.keys.begin(), e.keys.end());
+  e.keys.erase(std::unique(e.keys.begin(), e.keys.end()), e.keys.end());
+  e.replies.push_back(reply);
+  e.note = "a script: its redis.calls ran on the model's own dataset";
   return e;
 }
 

@@ -7,7 +7,8 @@
 // reply and applies the call's writes to its own dataset, so after each call the server's
 // written keys, and at each phase end its whole keyspace, can be compared with the
 // model's. It knows the plain commands of the simulated server too (sim/plain.cpp: DEL,
-// HSET, ...), so an operator's fault (a deleted row, a written `group`) keeps it exact.
+// HSET, ...), so an operator's fault (a deleted row, a written `group`) keeps it exact,
+// and runs EVAL/EVALSHA scripts (the scripted executor) through those plain commands.
 //
 // Where the spec fixes the refusal texts but not which of several applicable refusals
 // wins, the model accepts any of them (each writes nothing). Where a corrupt field could
@@ -28,6 +29,7 @@
 #include "core/args.h"
 #include "core/reply.h"
 #include "sim/keyspace.h"
+#include "sim/lua.h"
 #include "sim/undo.h"
 
 namespace trafikey::properties::model {
@@ -78,14 +80,21 @@ class Model {
   // kept): the model's dataset goes back to the end of call `calls`.
   void keep_calls(std::int64_t calls);
   std::int64_t calls() const { return static_cast<std::int64_t>(ends_.size()) - 1; }
+  // A new server process: its script cache is empty (EVALSHA answers NOSCRIPT).
+  void new_process() { scripting_.flush(); }
 
  private:
   Expectation verb(Args argv, const Context& ctx);
   Expectation plain(Args argv, const Context& ctx);
+  Expectation script(Args argv, const Context& ctx);
 
   sim::Keyspace data_;
   sim::UndoLog undo_;
   std::vector<std::int64_t> ends_{0};  // [call index] -> stream position at its end
+  // EVAL, EVALSHA, SCRIPT: the same Lua engine as the simulated server (sim/lua.h, plain
+  // infrastructure, not the core), its redis.calls answered by this model's plain commands
+  // on this model's dataset, so a script's effects are predicted, not read back.
+  sim::Scripting scripting_;
 };
 
 // Compares one key of two keyspaces: same type and contents (hash fields as a set, zset

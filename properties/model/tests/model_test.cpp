@@ -305,5 +305,33 @@ TEST_F(EmqModel, plain_commands_act_as_the_server_does) {
   EXPECT_EQ(reply({"NOPE"}), E("ERR unknown command 'NOPE', with args beginning with: "));
 }
 
+// Scripts (the scripted executor's path): EVAL runs on the model's own dataset through its
+// plain commands; a script's writes carry no stamp; the cache belongs to the process.
+TEST_F(EmqModel, a_script_runs_on_the_models_own_dataset_and_its_cache_is_the_processes) {
+  ctx.now_ms = 1000;
+  EXPECT_EQ(reply({"EMQ.ADD", "q", "j1", "hello"}), I(1));
+  const std::string body =
+      "redis.call('ZREM', KEYS[1], ARGV[1]) "
+      "redis.call('HSET', KEYS[2], 'state', 'active', 'attempts', '1') "
+      "local t = redis.call('TIME') "
+      "return redis.call('ZADD', KEYS[3], tonumber(t[1]) * 1000 + 500, ARGV[1])";
+  const std::string pending = pending_key("q"), row_j1 = row_key("q", "j1"), active = active_key("q");
+  const Expectation e = call({"EVAL", body, "3", pending, row_j1, active, "j1"});
+  ASSERT_EQ(e.replies.size(), 1u);
+  EXPECT_EQ(e.replies[0], I(1));
+  EXPECT_TRUE(e.writes);
+  EXPECT_EQ(e.keys, (std::vector<std::string>{active, row_j1, pending}));
+  EXPECT_EQ(row("j1"), "attempts=1 failures=0 max_failures=3 payload=hello state=active")
+      << "no lease_epoch: the scripted executor writes no stamp";
+  EXPECT_EQ(zset(active), "j1@1500");
+  const std::string sha = sim::Scripting::sha1_hex(body);
+  EXPECT_EQ(reply({"SCRIPT", "EXISTS", sha}), A({I(1)})) << "EVAL cached it";
+  EXPECT_EQ(reply({"EVAL", "return redis.call('FLUSHALL')", "0"}),
+            E("ERR Unknown Redis command called from script"));
+  m.new_process();
+  EXPECT_EQ(reply({"EVALSHA", sha, "3", pending, row_j1, active, "j1"}),
+            E("NOSCRIPT No matching script. Please use EVAL."));
+}
+
 }  // namespace
 }  // namespace trafikey::properties::model
