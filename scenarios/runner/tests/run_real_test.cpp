@@ -30,7 +30,7 @@ std::string why(const RunResult& r) {
 constexpr const char* header = "scenario \"t\"\noption seed 1\n";
 
 TEST(RunReal, a_running_server_runs_the_file_and_loses_only_the_scenarios_keys) {
-  real::RealServer server(real::ServerConfig{TRAFIKEY_MODULE_PATH, {}, {}});
+  real::RealServer server(real::ServerConfig{TRAFIKEY_MODULE_PATH, {}, {}, {}});
   real::ServerConnection c = server.connect();
   c.call({"SET", "keep:me", "1"});
   c.call({"HSET", "emq:{orders}:job:j1", "state", "done"});  // left by an earlier run
@@ -61,8 +61,8 @@ TEST(RunReal, restart_needs_a_server_the_runner_started) {
 }
 
 TEST(RunReal, sim_only_steps_and_lossy_restarts_are_skipped_naming_the_line) {
-  EXPECT_EQ(real_skip_reason(parse(std::string(header) + "at 0 a: EMQ.ADD q j x\nat 5 lose a\n"), server_bin()),
-            "sim-only step at line 4: lose a");
+  EXPECT_EQ(real_skip_reason(parse(std::string(header) + "at 0 a: EMQ.ADD q j x\nat 5 epoch fail\n"), server_bin()),
+            "sim-only step at line 4: epoch fail");
   EXPECT_EQ(real_skip_reason(parse("scenario \"t\"\noption persistence everysec\nat 5 restart\n"), server_bin()),
             "restart at line 3 under persistence everysec: the sim loses the writes since the last sync, "
             "a real SHUTDOWN keeps them all");
@@ -109,6 +109,21 @@ TEST(RunReal, check_invariants_reports_what_the_server_shows) {
   EXPECT_NE(r.violations[1].facts.find("the row of j2 says state pending but the id is in no set"),
             std::string::npos)
       << r.violations[1].facts;
+}
+
+TEST(RunReal, a_lost_reply_runs_the_call_and_drops_the_clients_connection) {
+  const Scenario s = parse(std::string(header) +
+                           "at 0 lose p\n"
+                           "at 0 p: EMQ.ADD q j1 x => 1\n"
+                           "at 0 p: EMQ.ADD q j1 x => 0\n"
+                           "at 0 check invariants\n");
+  EXPECT_EQ(real_skip_reason(s, server_bin()), "");
+  const RunResult r = run_differential(s, server_bin());
+  EXPECT_EQ(r.status, CheckStatus::passed) << why(r);
+  ASSERT_EQ(r.calls.size(), 2u);
+  EXPECT_TRUE(r.calls[0].lost);
+  EXPECT_EQ(r.calls[0].reply, Reply::integer(1));  // what the server answered
+  EXPECT_FALSE(r.calls[1].lost);
 }
 
 TEST(RunReal, a_server_that_does_not_start_fails_the_file_with_the_reason) {
