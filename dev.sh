@@ -8,7 +8,7 @@ cd "$(dirname "$0")"
 
 PACKAGES=(cmake ninja-build g++ librapidcheck-dev libgtest-dev libboost-graph-dev
           libhiredis-dev redis-server graphviz nlohmann-json3-dev libcli11-dev
-          libssl-dev zlib1g-dev libgoogle-perftools-dev chromium liblua5.1-0-dev)
+          libssl-dev zlib1g-dev libgoogle-perftools-dev chromium liblua5.1-0-dev faketime)
 
 usage() { sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; }
 

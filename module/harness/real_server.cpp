@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
@@ -227,6 +228,13 @@ void RealServer::spawn_and_wait() {
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
+    // The environment is built before fork (only async-signal-safe calls in the child).
+    std::vector<std::string> env_strings;
+    for (char** e = environ; *e != nullptr; ++e) env_strings.emplace_back(*e);
+    env_strings.insert(env_strings.end(), config_.env.begin(), config_.env.end());
+    std::vector<char*> envp;
+    for (auto& e : env_strings) envp.push_back(e.data());
+    envp.push_back(nullptr);
     const std::string out_path = (dir_ / "stdout.log").string();
     const pid_t parent = ::getpid();
 
@@ -243,7 +251,7 @@ void RealServer::spawn_and_wait() {
         ::dup2(out, 1);
         ::dup2(out, 2);
       }
-      ::execv(argv[0], argv.data());
+      ::execve(argv[0], argv.data(), envp.data());
       ::_exit(127);
     }
     pid_ = child;
@@ -302,6 +310,44 @@ void RealServer::reap(std::chrono::milliseconds grace) {
   while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
   pid_ = -1;
+}
+
+std::string RealServer::info(const std::string& section, std::string_view field) const {
+  ServerConnection c = connect();
+  const Reply r = c.call({"INFO", section});
+  const std::string needle = std::string(field) + ":";
+  const std::string& text = r.text();
+  for (std::size_t at = 0; at < text.size();) {
+    std::size_t end = text.find("\r\n", at);
+    if (end == std::string::npos) end = text.size();
+    const std::string_view line(text.data() + at, end - at);
+    if (line.starts_with(needle)) return std::string(line.substr(needle.size()));
+    at = end + 2;
+  }
+  return {};
+}
+
+void RealServer::copy_from(const RealServer& primary) {
+  ServerConnection c = connect();
+  const Reply ok = c.call({"REPLICAOF", "127.0.0.1", std::to_string(primary.port())});
+  if (ok.is_error()) throw std::runtime_error("real_server: REPLICAOF answered " + ok.text());
+  const auto deadline = std::chrono::steady_clock::now() + ready_timeout;
+  while (true) {
+    const std::string wanted = primary.info("replication", "master_repl_offset");
+    const bool synced = info("replication", "master_link_status") == "up" &&
+                        info("replication", "master_sync_in_progress") == "0" &&
+                        info("replication", "master_repl_offset") == wanted &&
+                        info("persistence", "loading") == "0" &&
+                        info("persistence", "aof_rewrite_in_progress") == "0" &&
+                        info("persistence", "aof_rewrite_scheduled") == "0";
+    if (synced) break;
+    if (std::chrono::steady_clock::now() > deadline) {
+      throw std::runtime_error("real_server: the replica did not sync in time; log:\n" + log());
+    }
+    std::this_thread::sleep_for(2ms);
+  }
+  const Reply detached = c.call({"REPLICAOF", "NO", "ONE"});
+  if (detached.is_error()) throw std::runtime_error("real_server: REPLICAOF NO ONE answered " + detached.text());
 }
 
 std::string RealServer::log() const {

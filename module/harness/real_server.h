@@ -41,6 +41,7 @@ struct ServerConfig {
   std::string module_path;              // --loadmodule <path> when not empty (absolute)
   std::vector<std::string> extra_args;  // appended to the command line, e.g. {"--x", "y"}
   std::string binary;                   // empty: find_server_binary()
+  std::vector<std::string> env;         // "NAME=VALUE" added to the server's environment
 };
 
 class ServerConnection {
@@ -86,6 +87,15 @@ class RealServer {
     shutdown();
     start();
   }
+
+  // INFO SECTION's "field:value" lines as a map-free lookup: the value of `field`, empty
+  // when absent (e.g. info("replication", "master_link_status")).
+  std::string info(const std::string& section, std::string_view field) const;
+  // Makes this server a replica of `primary` (REPLICAOF), waits until it holds everything
+  // the primary has written (link up, replication offsets equal, no AOF rewrite pending),
+  // then detaches it (REPLICAOF NO ONE): it keeps that copy, with its own run_id, and
+  // serves as a primary from then on. Throws when that takes longer than ready_timeout.
+  void copy_from(const RealServer& primary);
 
   // The server's log so far (for failure messages and log assertions).
   std::string log() const;

@@ -21,7 +21,7 @@ TEST(ModuleEpoch, equals_run_id_and_changes_with_it_across_a_restart) {
 }
 
 TEST(ModuleEpoch, a_runtime_module_load_reads_the_running_process_run_id) {
-  RealServer server(ServerConfig{{}, {"--enable-module-command", "local"}, {}});  // no module yet
+  RealServer server(ServerConfig{{}, {"--enable-module-command", "local"}, {}, {}});  // no module yet
   auto c = server.connect();
   ASSERT_EQ(show(c.call({"MODULE", "LOAD", TRAFIKEY_MODULE_PATH})), "+OK");
   EXPECT_EQ(epoch_of(c), info_field(c, "server", "run_id"));

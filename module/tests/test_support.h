@@ -20,7 +20,7 @@ using namespace std::chrono_literals;
 
 // The module under test, from CMake ($<TARGET_FILE:trafikey>).
 inline ServerConfig with_module(std::vector<std::string> extra_args = {}) {
-  return ServerConfig{TRAFIKEY_MODULE_PATH, std::move(extra_args), {}};
+  return ServerConfig{TRAFIKEY_MODULE_PATH, std::move(extra_args), {}, {}};
 }
 
 inline std::string show(const Reply& reply) { return debug_string(reply); }

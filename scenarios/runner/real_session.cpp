@@ -1,6 +1,9 @@
 #include "scenarios/runner/real_session.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 #include <stdexcept>
 
@@ -47,23 +50,32 @@ std::string RealTarget::describe() const {
   return host + ":" + std::to_string(port);
 }
 
-RealSession::RealSession(const RealTarget& target, Persistence persistence, std::vector<std::string> sim_run_ids)
-    : target_(target), persistence_(persistence), sim_ids_(std::move(sim_run_ids)) {}
+RealSession::RealSession(const RealTarget& target, Persistence persistence, std::vector<std::string> sim_run_ids,
+                         bool fake_clock)
+    : target_(target), persistence_(persistence), sim_ids_(std::move(sim_run_ids)), fake_clock_(fake_clock) {}
 
 RealSession::~RealSession() { stop(); }
 
 RealSession::Process RealSession::start() {
   if (target_.starts_server()) {
-    real::ServerConfig config;
-    config.binary = target_.server_bin;
-    config.module_path = target_.module_path;
+    config_.binary = target_.server_bin;
+    config_.module_path = target_.module_path;
     switch (persistence_) {
-      case Persistence::always: config.extra_args = {"--appendfsync", "always"}; break;
+      case Persistence::always: config_.extra_args = {"--appendfsync", "always"}; break;
       case Persistence::everysec:
-      case Persistence::snapshot: config.extra_args = {"--appendfsync", "everysec"}; break;
-      case Persistence::none: config.extra_args = {"--appendonly", "no"}; break;
+      case Persistence::snapshot: config_.extra_args = {"--appendfsync", "everysec"}; break;
+      case Persistence::none: config_.extra_args = {"--appendonly", "no"}; break;
     }
-    server_ = std::make_unique<real::RealServer>(config);
+    // A replica's full sync starts at once (the default waits 5 s for more replicas).
+    config_.extra_args.insert(config_.extra_args.end(), {"--repl-diskless-sync-delay", "0"});
+    if (fake_clock_) {
+      std::string pattern = (std::filesystem::temp_directory_path() / "trafikey-clock-XXXXXX").string();
+      if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for the fake clock");
+      clock_dir_ = pattern;
+      clock_ = std::make_unique<real::FakeClock>(clock_dir_, std::chrono::steady_clock::now());
+      config_.env = clock_->env();
+    }
+    server_ = std::make_unique<real::RealServer>(config_);
   }
   return opened();
 }
@@ -74,6 +86,36 @@ RealSession::Process RealSession::restart() {
   admin_.reset();
   server_->restart();
   return opened();
+}
+
+void RealSession::sync_replica() {
+  if (!server_) throw std::runtime_error("failover needs --server-bin");
+  if (!replica_) replica_ = std::make_unique<real::RealServer>(config_);
+  replica_->copy_from(*server_);
+}
+
+RealSession::Process RealSession::failover() {
+  if (!server_) throw std::runtime_error("failover needs --server-bin");
+  if (!replica_) sync_replica();
+  clients_.clear();
+  admin_.reset();
+  server_->kill();
+  server_ = std::move(replica_);
+  return opened();
+}
+
+void RealSession::set_clock_origin(std::chrono::steady_clock::time_point origin) {
+  if (clock_) clock_->set_origin(origin);
+}
+
+void RealSession::step_clock(std::int64_t true_ms, std::int64_t delta_ms) {
+  if (!clock_) throw std::runtime_error("a clock step needs --server-bin and libfaketime");
+  clock_->step(true_ms, delta_ms);
+}
+
+void RealSession::set_clock_rate(std::int64_t true_ms, double rate) {
+  if (!clock_) throw std::runtime_error("a drift needs --server-bin and libfaketime");
+  clock_->set_rate(true_ms, rate);
 }
 
 RealSession::Process RealSession::opened() {
@@ -107,6 +149,13 @@ void RealSession::stop() {
     }
     server_.reset();  // kills it if it still runs, removes the directory
   }
+  replica_.reset();
+  clock_.reset();
+  if (!clock_dir_.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(clock_dir_, ec);
+    clock_dir_.clear();
+  }
 }
 
 real::ServerConnection RealSession::connect() {
@@ -131,6 +180,12 @@ Reply RealSession::call(const std::string& name, const std::vector<std::string>&
   if (it == clients_.end()) it = clients_.emplace(name, connect()).first;
   Reply r = it->second.call(argv);
   if (r.is_error() && r.text().starts_with("IOERR")) throw std::runtime_error(r.text());
+  return r;
+}
+
+Reply RealSession::call_and_lose(const std::string& name, const std::vector<std::string>& argv) {
+  Reply r = call(name, argv);
+  clients_.erase(name);
   return r;
 }
 

@@ -11,6 +11,8 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
+#include <filesystem>
 #include <map>
 #include <memory>
 #include <optional>
@@ -20,6 +22,7 @@
 
 #include "core/host.h"
 #include "core/reply.h"
+#include "module/harness/fake_clock.h"
 #include "module/harness/real_server.h"
 #include "scenarios/runner/differential.h"
 #include "scenarios/runner/run_real.h"
@@ -33,7 +36,10 @@ using Row = std::map<std::string, std::string>;
 class RealSession {
  public:
   // `sim_run_ids`: the sim's run_ids by incarnation (index 0 unused), run_sim.h sim_run_ids.
-  RealSession(const RealTarget& target, Persistence persistence, std::vector<std::string> sim_run_ids);
+  // `fake_clock`: the scenario steps or drifts the server clock, so every process runs
+  // under libfaketime on one FakeClock (module/harness/fake_clock.h).
+  RealSession(const RealTarget& target, Persistence persistence, std::vector<std::string> sim_run_ids,
+              bool fake_clock = false);
   ~RealSession();  // stop()
   RealSession(const RealSession&) = delete;
   RealSession& operator=(const RealSession&) = delete;
@@ -50,6 +56,20 @@ class RealSession {
   Process start();
   // SHUTDOWN and a new process on the same directory (--server-bin only), then as start().
   Process restart();
+  // `failover`: the replica (synced by sync_replica(), else now) becomes the server; the old
+  // primary is killed. --server-bin only. Then as start().
+  Process failover();
+  // Starts a replica (when none waits) and gives it a full copy of the server's dataset as
+  // of now, then detaches it: what it holds at the failover is this copy, as the sim's
+  // replica holds the primary's stream up to its last sync (world.h).
+  void sync_replica();
+
+  // The server clock (fake_clock only): true time 0 is `origin`; steps and rate changes at
+  // true time `true_ms`, as the sim's LinearClock.
+  void set_clock_origin(std::chrono::steady_clock::time_point origin);
+  void step_clock(std::int64_t true_ms, std::int64_t delta_ms);
+  void set_clock_rate(std::int64_t true_ms, double rate);
+
   // Records the process: its run_id and the sim's run_id of its incarnation. Throws when
   // the first process does not serve EMQ verbs (the module is not loaded).
   void admit(const Process& process);
@@ -63,6 +83,10 @@ class RealSession {
   // `argv` as client `name` (a connection of its own, opened at its first call); the raw
   // reply, run_ids not mapped.
   Reply call(const std::string& name, const std::vector<std::string>& argv);
+  // A lost reply: sends `argv` as client `name` and reads the reply (so the call has run
+  // before the next step, and the runner knows what the server answered), then closes that
+  // client's connection as a client that timed out does; its next call opens a new one.
+  Reply call_and_lose(const std::string& name, const std::vector<std::string>& argv);
   // On the admin connection.
   Reply admin_call(const std::vector<std::string>& argv);
   // DEBUG DIGEST (when the server allows DEBUG, else empty).
@@ -93,10 +117,15 @@ class RealSession {
   std::vector<std::string> sim_ids_;
   std::vector<std::string> real_ids_{""};
   RunIdMap ids_;
+  real::ServerConfig config_;
+  std::filesystem::path clock_dir_;
+  std::unique_ptr<real::FakeClock> clock_;
   std::unique_ptr<real::RealServer> server_;
+  std::unique_ptr<real::RealServer> replica_;
   std::optional<real::ServerConnection> admin_;
   std::map<std::string, real::ServerConnection> clients_;
   bool digest_allowed_ = false;
+  bool fake_clock_ = false;
 };
 
 }  // namespace trafikey::scenario

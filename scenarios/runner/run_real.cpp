@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <optional>
+#include <set>
 #include <stdexcept>
 #include <thread>
 
@@ -21,25 +22,65 @@ namespace trafikey::scenario {
 
 namespace {
 
-int restarts_in(const Scenario& scenario) {
-  return static_cast<int>(std::count_if(scenario.steps.begin(), scenario.steps.end(),
-                                        [](const Step& s) { return std::holds_alternative<Restart>(s.action); }));
+// Restarts and failovers: each starts a new incarnation.
+int starts_in(const Scenario& scenario) {
+  return static_cast<int>(std::count_if(scenario.steps.begin(), scenario.steps.end(), [](const Step& s) {
+    return std::holds_alternative<Restart>(s.action) || std::holds_alternative<Failover>(s.action);
+  }));
+}
+
+bool clock_faults_in(const Scenario& scenario) {
+  return std::any_of(scenario.steps.begin(), scenario.steps.end(), [](const Step& s) {
+    return std::holds_alternative<ClockStep>(s.action) || std::holds_alternative<Drift>(s.action);
+  });
+}
+
+// Before which steps the replica must take its copy, so that at each failover it holds
+// what the sim's replica holds (sim/world.h): the primary's stream up to its last sync,
+// and the sim syncs when true time crosses a multiple of replication_lag_ms (at the first
+// step on or after it, before that step runs) and right after a restart or failover.
+// Only the last sync before each failover matters: that one is taken on the real server.
+std::set<std::size_t> replica_syncs(const Scenario& scenario) {
+  const std::int64_t lag = scenario.options.replication_lag_ms;
+  std::set<std::size_t> out;
+  std::size_t copy_before = 0;  // the replica holds everything before this step
+  std::int64_t now = 0, last_sync = 0;
+  for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
+    const Step& step = scenario.steps[i];
+    if (step.time_ms > now) {
+      now = step.time_ms;
+      if (lag > 0 && now / lag != last_sync / lag) {
+        copy_before = i;
+        last_sync = now;
+      }
+    }
+    const bool failover = std::holds_alternative<Failover>(step.action);
+    if (failover) out.insert(copy_before);
+    if (failover || std::holds_alternative<Restart>(step.action)) {
+      copy_before = i + 1;
+      last_sync = now;
+    }
+  }
+  return out;
 }
 
 class RealRunner {
  public:
   RealRunner(const Scenario& scenario, const RealTarget& target)
       : scenario_(scenario), keys_(scenario_keys(scenario)),
-        session_(target, scenario.options.persistence, sim_run_ids(scenario.options, restarts_in(scenario) + 1)),
-        checks_(session_, keys_), starts_server_(target.starts_server()) {}
+        session_(target, scenario.options.persistence, sim_run_ids(scenario.options, starts_in(scenario) + 1),
+                 clock_faults_in(scenario)),
+        checks_(session_, keys_), starts_server_(target.starts_server()), replica_syncs_(replica_syncs(scenario)) {}
 
   RunResult run() {
     RunResult result;
     try {
       begin();
-      for (const Step& step : scenario_.steps) {
+      for (std::size_t i = 0; i < scenario_.steps.size(); ++i) {
+        const Step& step = scenario_.steps[i];
         std::this_thread::sleep_until(start_ + std::chrono::milliseconds(step.time_ms));
         step_ = &step;
+        if (replica_syncs_.contains(i)) session_.sync_replica();
         checks_.at_step(step_);
         auto failure = std::visit([&](const auto& action) { return act(action, result); }, step.action);
         if (failure) {
@@ -73,6 +114,7 @@ class RealRunner {
     started(session_.start());
     if (!starts_server_) session_.clean(keys_);
     start_ = std::chrono::steady_clock::now();
+    session_.set_clock_origin(start_);
   }
 
   // A process started: judge epoch.load, then record its run_id.
@@ -83,16 +125,38 @@ class RealRunner {
 
   Failure act(const Call& call, RunResult& result) {
     const RealChecks::BeforeCall before = checks_.before_call(call);
-    const Reply raw = session_.call(call.client, call.argv);
+    const bool lost = lost_for_.erase(call.client) > 0;
+    const Reply raw = lost ? session_.call_and_lose(call.client, call.argv) : session_.call(call.client, call.argv);
     const Reply reply = session_.run_id_map().map(raw);
-    result.calls.push_back({step_->line, call.client, call.argv, reply, false});
+    result.calls.push_back({step_->line, call.client, call.argv, reply, lost});
     checks_.after_call(call, before, raw, reply);
-    if (call.expect && !matches(*call.expect, reply)) return failed(to_notation(*call.expect), to_notation(reply));
+    if (call.expect && !matches(*call.expect, reply)) {
+      return failed(to_notation(*call.expect),
+                    to_notation(reply) + (lost ? " (the server's reply; " + call.client + " lost it and saw a timeout)" : ""));
+    }
+    return std::nullopt;
+  }
+
+  // `lose C`: C's next call runs and its reply is thrown away with C's connection.
+  Failure act(const Lose& lose, RunResult&) {
+    lost_for_.insert(lose.client);
     return std::nullopt;
   }
 
   Failure act(const Restart&, RunResult&) {
     started(session_.restart());
+    return std::nullopt;
+  }
+  Failure act(const Failover&, RunResult&) {
+    started(session_.failover());
+    return std::nullopt;
+  }
+  Failure act(const ClockStep& clock, RunResult&) {
+    session_.step_clock(step_->time_ms, clock.delta_ms);
+    return std::nullopt;
+  }
+  Failure act(const Drift& drift, RunResult&) {
+    session_.set_clock_rate(step_->time_ms, drift.rate);
     return std::nullopt;
   }
   // Sim-only steps never reach here: real_skip_reason refuses their files.
@@ -148,6 +212,8 @@ class RealRunner {
   bool starts_server_ = false;
   std::chrono::steady_clock::time_point start_;
   const Step* step_ = nullptr;
+  std::set<std::string> lost_for_;  // clients whose next reply is lost
+  std::set<std::size_t> replica_syncs_;  // step indices before which the replica copies
 };
 
 }  // namespace

@@ -15,8 +15,26 @@
 //                        empty; `everysec` and `snapshot` lose writes at a restart only in
 //                        the sim's model (a SHUTDOWN writes everything), so their files
 //                        with `restart` are skipped.
-// Files with sim-only steps (failover, clock, drift, epoch, lose) are skipped with the
-// line of the first one. Times are real waits: step `at T` runs once T ms have passed on a
+// Fault steps on a real server (issue 18), each skip naming the line that stops the file:
+//   lose C     C's next call runs; the runner reads the reply (recorded as the server's, as
+//              the sim records it, and matched against `=>`), then drops C's connection as
+//              a timed-out client does. Works on both targets.
+//   failover   --server-bin only. A second server (same module, persistence and clock)
+//              takes a full copy of the primary (REPLICAOF, waits until its replication
+//              offset equals the primary's, then REPLICAOF NO ONE) before the step at which
+//              the sim's replica last synced: the first step on or after a multiple of
+//              replication_lag_ms of true time, or right after a restart or failover. At the
+//              failover the old primary is killed and the copy serves: its own run_id, the
+//              dataset the sim's lagging replica holds (faults/failover.scn checks that a
+//              write after the last sync is gone).
+//   clock +-MS, drift RATE   --server-bin only: every server process runs under libfaketime
+//              (module/harness/fake_clock.h) on one shared timestamp file, stepped and
+//              drifted as the sim's LinearClock at the steps' true times. Skipped, with the
+//              reason, when libfaketime is missing or the binary hangs under it (Debian
+//              12's redis-server does: its jemalloc calls clock_gettime while libfaketime
+//              initialises), which real_skip probes once per binary.
+//   epoch fail / epoch malformed   sim only: nothing makes a real run_id read fail.
+// Times are real waits: step `at T` runs once T ms have passed on a
 // steady clock since the scenario started (the server started and answered). Each client
 // name has its own connection. Replies are hiredis' RESP2 replies as core Replys, with
 // every run_id rewritten to the sim's run_id of the same incarnation (differential.h

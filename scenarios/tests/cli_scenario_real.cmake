@@ -10,7 +10,7 @@ file(WRITE ${WORK}/pass.scn
      "${head}at 0 a: EMQ.ADD q j1 x => 1\nat 0 a: EMQ.EPOCH => 5c017cf0d6fa2f3baec463746955b3584154a280\n"
      "at 50 restart\nat 50 a: EMQ.EPOCH => 7a3a662cb7c1e246376332a92e84a72b227adff6\n"
      "at 50 check row q j1 state=pending\nat 50 check invariants\n")
-file(WRITE ${WORK}/sim_only.scn "${head}at 0 a: EMQ.ADD q j1 x => 1\nat 10 clock +5\n")
+file(WRITE ${WORK}/sim_only.scn "${head}at 0 a: EMQ.ADD q j1 x => 1\nat 10 epoch fail\nat 10 restart\n")
 file(WRITE ${WORK}/fail.scn "${head}at 0 a: EMQ.ADD q j1 x => 1\nat 0 a: EMQ.ADD q j1 x => 1\n")
 file(WRITE ${WORK}/broken.scn
      "${head}at 0 a: EMQ.ADD q j1 x => 1\nat 0 op: HSET \"emq:{q}:job:j1\" state done\nat 1 check invariants\n")
@@ -19,7 +19,7 @@ file(WRITE ${WORK}/diverges.scn "${head}at 0 a: ZADD z NX 1 m => _\n")
 
 expect("help" 0 "" "--server TEXT.*--server-bin TEXT.*--module TEXT.*--differential" scenario --help)
 expect("real: passes, skips the sim-only file by name" 0 "1 passed, 0 failed, 1 skipped"
-       "skipped sim_only.scn: sim-only step at line 4: clock \\+5\n.*skipped on [^\n]*: sim_only.scn"
+       "skipped sim_only.scn: sim-only step at line 4: epoch fail\n.*skipped on [^\n]*: sim_only.scn"
        scenario --server-bin ${SERVER_BIN} pass.scn sim_only.scn)
 expect("real: a failing expectation" 1 "0 passed, 1 failed, 0 skipped"
        "fail.scn:4: failed: .*\n  expected: 1\n  actual:   0" scenario --server-bin ${SERVER_BIN} fail.scn)

@@ -28,11 +28,7 @@ std::optional<SetName> parse_set_name(std::string_view name) {
 }
 
 bool sim_only(const Step& step) {
-  return std::holds_alternative<Failover>(step.action) ||
-         std::holds_alternative<ClockStep>(step.action) ||
-         std::holds_alternative<Drift>(step.action) ||
-         std::holds_alternative<EpochFault>(step.action) ||
-         std::holds_alternative<Lose>(step.action);
+  return std::holds_alternative<EpochFault>(step.action);
 }
 
 bool real_capable(const Scenario& scenario) {

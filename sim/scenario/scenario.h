@@ -124,8 +124,10 @@ struct Scenario {
   bool operator==(const Scenario&) const = default;
 };
 
-// Steps a real server cannot do yet (SCENARIO.md's table): failover, clock, drift,
-// epoch and lose. A file with any of them is skipped on a real server.
+// Steps a real server cannot do (SCENARIO.md's table): the epoch faults (nothing makes a
+// real server's run_id read fail). A file with any of them is skipped on a real server.
+// Failover, clock, drift and lose a real server can do when the runner started it
+// (scenarios/runner/run_real.h has the rest of the skip rules).
 bool sim_only(const Step& step);
 // True when no step is sim-only.
 bool real_capable(const Scenario& scenario);

@@ -3,7 +3,14 @@
 // observes there; and the differential check against the sim.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+
 #include "scenarios/runner/run_real.h"
+#include "module/harness/fake_clock.h"
 #include "module/harness/real_server.h"
 #include "sim/scenario/parse.h"
 
@@ -30,7 +37,7 @@ std::string why(const RunResult& r) {
 constexpr const char* header = "scenario \"t\"\noption seed 1\n";
 
 TEST(RunReal, a_running_server_runs_the_file_and_loses_only_the_scenarios_keys) {
-  real::RealServer server(real::ServerConfig{TRAFIKEY_MODULE_PATH, {}, {}});
+  real::RealServer server(real::ServerConfig{TRAFIKEY_MODULE_PATH, {}, {}, {}});
   real::ServerConnection c = server.connect();
   c.call({"SET", "keep:me", "1"});
   c.call({"HSET", "emq:{orders}:job:j1", "state", "done"});  // left by an earlier run
@@ -61,8 +68,8 @@ TEST(RunReal, restart_needs_a_server_the_runner_started) {
 }
 
 TEST(RunReal, sim_only_steps_and_lossy_restarts_are_skipped_naming_the_line) {
-  EXPECT_EQ(real_skip_reason(parse(std::string(header) + "at 0 a: EMQ.ADD q j x\nat 5 lose a\n"), server_bin()),
-            "sim-only step at line 4: lose a");
+  EXPECT_EQ(real_skip_reason(parse(std::string(header) + "at 0 a: EMQ.ADD q j x\nat 5 epoch fail\n"), server_bin()),
+            "sim-only step at line 4: epoch fail");
   EXPECT_EQ(real_skip_reason(parse("scenario \"t\"\noption persistence everysec\nat 5 restart\n"), server_bin()),
             "restart at line 3 under persistence everysec: the sim loses the writes since the last sync, "
             "a real SHUTDOWN keeps them all");
@@ -109,6 +116,74 @@ TEST(RunReal, check_invariants_reports_what_the_server_shows) {
   EXPECT_NE(r.violations[1].facts.find("the row of j2 says state pending but the id is in no set"),
             std::string::npos)
       << r.violations[1].facts;
+}
+
+TEST(RunReal, a_lost_reply_runs_the_call_and_drops_the_clients_connection) {
+  const Scenario s = parse(std::string(header) +
+                           "at 0 lose p\n"
+                           "at 0 p: EMQ.ADD q j1 x => 1\n"
+                           "at 0 p: EMQ.ADD q j1 x => 0\n"
+                           "at 0 check invariants\n");
+  EXPECT_EQ(real_skip_reason(s, server_bin()), "");
+  const RunResult r = run_differential(s, server_bin());
+  EXPECT_EQ(r.status, CheckStatus::passed) << why(r);
+  ASSERT_EQ(r.calls.size(), 2u);
+  EXPECT_TRUE(r.calls[0].lost);
+  EXPECT_EQ(r.calls[0].reply, Reply::integer(1));  // what the server answered
+  EXPECT_FALSE(r.calls[1].lost);
+}
+
+TEST(RunReal, a_failover_promotes_the_copy_taken_at_the_sims_last_replica_sync) {
+  // lag 100: the replica syncs at the step at 100 (before it runs) and after the restart at
+  // 250; the add at 300 is after that copy and is lost; the add at 150 survives.
+  const Scenario s = parse("scenario \"t\"\noption seed 1\noption replication_lag_ms 100\n"
+                           "at 0 p: EMQ.ADD q j1 x => 1\n"
+                           "at 100 p: EMQ.ADD q j2 x => 1\n"
+                           "at 150 p: EMQ.ADD q j3 x => 1\n"
+                           "at 250 restart\n"
+                           "at 300 p: EMQ.ADD q j4 x => 1\n"
+                           "at 320 failover\n"
+                           "at 320 check set q pending j1 j2 j3\n"
+                           "at 320 a: EMQ.EPOCH => _\n"
+                           "at 320 check invariants\n");
+  const RunResult r = run_differential(s, server_bin());
+  EXPECT_EQ(r.status, CheckStatus::passed) << why(r);
+  EXPECT_EQ(r.incarnations, 3);
+}
+
+TEST(RunReal, clock_steps_need_a_server_the_runner_starts) {
+  RealTarget target;
+  target.host = "127.0.0.1";
+  target.port = 1;
+  EXPECT_EQ(real_skip_reason(parse(std::string(header) + "at 5 clock +10\n"), target),
+            "clock +10 at line 3: the runner can do it only to servers it starts (use --server-bin)");
+  EXPECT_EQ(real_skip_reason(parse(std::string(header) + "at 5 failover\n"), target),
+            "failover at line 3: the runner can do it only to servers it starts (use --server-bin)");
+  EXPECT_EQ(real_skip_reason(parse(std::string(header) + "at 5 failover\n"), server_bin()), "");
+}
+
+TEST(RunReal, the_fake_clock_steps_a_process_started_on_it) {
+  if (real::find_libfaketime().empty()) GTEST_SKIP() << "no libfaketime";
+  const auto origin = std::chrono::steady_clock::now();
+  std::string pattern = (std::filesystem::temp_directory_path() / "trafikey-clock-test-XXXXXX").string();
+  ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+  const std::filesystem::path dir = pattern;
+  real::FakeClock clock(dir, origin);
+  clock.step(0, 100000);  // +100 s
+  std::string command = "env";
+  for (const std::string& e : clock.env()) command += " '" + e + "'";
+  command += " date +%s";
+  FILE* out = ::popen(command.c_str(), "r");
+  ASSERT_NE(out, nullptr);
+  char text[64] = {};
+  ASSERT_NE(std::fgets(text, sizeof text, out), nullptr);
+  ::pclose(out);
+  const long long faked = std::atoll(text);
+  const long long now = static_cast<long long>(std::time(nullptr));
+  EXPECT_GE(faked, now + 95) << text;
+  EXPECT_LE(faked, now + 105) << text;
+  std::error_code ec;
+  std::filesystem::remove_all(dir, ec);
 }
 
 TEST(RunReal, a_server_that_does_not_start_fails_the_file_with_the_reason) {
