@@ -67,30 +67,36 @@ void push_reply(lua_State* L, const Reply& r) {
 
 // redis.call / redis.pcall: the arguments as strings (numbers in Lua's own text), one
 // command, the reply as a Lua value. `raise`: an error reply ends the script.
+// Lua raises errors with longjmp, which skips C++ destructors: the arguments are checked
+// before any object that owns memory exists, those objects live in the inner block, and
+// the error is raised only once the block has ended.
 int redis_command(lua_State* L, bool raise) {
   const int argc = lua_gettop(L);
   if (argc == 0) {
     return luaL_error(L, "Please specify at least one argument for redis.call()");
   }
-  std::vector<std::string> words;
-  words.reserve(static_cast<std::size_t>(argc));
   for (int i = 1; i <= argc; ++i) {
     if (lua_type(L, i) != LUA_TSTRING && lua_type(L, i) != LUA_TNUMBER) {
       return luaL_error(L, "Lua redis() command arguments must be strings or integers");
     }
-    std::size_t len = 0;
-    const char* text = lua_tolstring(L, i, &len);
-    words.emplace_back(text, len);
   }
-  std::vector<std::string_view> argv(words.begin(), words.end());
-  const Reply reply = Scripting::handles(argv[0])
-                          ? Reply::error("ERR This Redis command is not allowed from script")
-                          : command_of(L)(Args(argv));
-  if (raise && reply.is_error()) {
-    push_reply(L, reply);  // {err=...}: the script ends with this error
-    return lua_error(L);
+  bool failed = false;
+  {
+    std::vector<std::string> words;
+    words.reserve(static_cast<std::size_t>(argc));
+    for (int i = 1; i <= argc; ++i) {
+      std::size_t len = 0;
+      const char* text = lua_tolstring(L, i, &len);
+      words.emplace_back(text, len);
+    }
+    const std::vector<std::string_view> argv(words.begin(), words.end());
+    const Reply reply = Scripting::handles(argv[0])
+                            ? Reply::error("ERR This Redis command is not allowed from script")
+                            : command_of(L)(Args(argv));
+    push_reply(L, reply);  // an error reply is {err=...}
+    failed = reply.is_error();
   }
-  push_reply(L, reply);
+  if (raise && failed) return lua_error(L);  // the {err=...} on top ends the script
   return 1;
 }
 
