@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(cmake ninja-build g++ librapidcheck-dev libgtest-dev libboost-graph-dev
+PACKAGES=(cmake ninja-build g++ librapidcheck-dev libgtest-dev libboost-graph-dev parallel libxml2-utils
           libhiredis-dev redis-server graphviz nlohmann-json3-dev libcli11-dev
           libssl-dev zlib1g-dev libgoogle-perftools-dev chromium liblua5.1-0-dev)
 
