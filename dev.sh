@@ -3,6 +3,7 @@
 #   ./dev.sh main   install what is missing, build, run the main job
 #   ./dev.sh test   install what is missing, build (default + asan), run every test
 #   ./dev.sh build  build the default preset only
+#   ./dev.sh deps   install what is missing, nothing else (CI jobs that then build)
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -49,6 +50,9 @@ case "${1:-}" in
     ;;
   build)
     build default
+    ;;
+  deps)
+    install_missing
     ;;
   -h|--help|help)
     usage
