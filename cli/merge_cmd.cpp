@@ -81,9 +81,13 @@ int merge(const MergeArgs& args) {
     std::cout << "FAILED run " << f.run << " (from " << merged.failure_dir << "): " << f.facts << "\n";
     if (!replay.empty()) std::cout << "replay with:\n  " << replay << "\n";
   }
-  if (!args.report.empty()) {
+  if (!args.report.empty() && history.empty()) {
+    // The shards' runs stay in the shards (their own --report pages); merge only has the
+    // failure's history to show.
+    std::cout << "report   not written: no failure to show (each shard's --report holds its runs)\n";
+  } else if (!args.report.empty()) {
     std::vector<reports::ReportInput> inputs;
-    if (s.failure && !history.empty()) {
+    {
       reports::ReportInput input;
       input.name = "run " + std::to_string(s.failure->run) + " (shrunk)";
       input.history_text = history;
@@ -118,7 +122,8 @@ void add_merge(CLI::App& app) {
       "different campaigns, a missing or a doubled shard");
   cmd->add_option("dirs", args->dirs, "Shard directories (each with its campaign.json)")->required();
   cmd->add_option("--out", args->out, "Directory for the merged campaign.json and replay files")->required();
-  cmd->add_option("--report", args->report, "Write OUT.html and OUT.md (the failure's history, when one)");
+  cmd->add_option("--report", args->report,
+                  "Write OUT.html and OUT.md of the failure's shrunk history (when the campaign failed)");
   cmd->add_option("--junit", args->junit, "Write JUnit XML: one test case per invariant");
   cmd->callback([args] { exit_status() = merge(*args); });
 }

@@ -60,3 +60,32 @@ foreach(bad 4/4 0/0 1 a/4 -1/4 1/4/2 " 1/4")
     message(FATAL_ERROR "campaign --shard '${bad}': the message does not name --shard:\n${err}")
   endif()
 endforeach()
+
+# A failing campaign through the CLI: shard 1 of a 40-run campaign edited to fail at run 9
+# (the correct core does not fail; properties.CampaignMerge.* covers the fold on crafted
+# results). merge exits 1, names run 9, copies the shard's replay file, and its JUnit holds
+# the invariant and the facts, escaped.
+foreach(i 0 1)
+  sim(0 campaign --runs 40 --seed 3 --shard ${i}/2 --out ${WORK}/f${i})
+endforeach()
+file(READ ${WORK}/f1/campaign.json shard)
+string(JSON shard SET "${shard}" per_run 4 "{\"run\": 9, \"failed\": true}")
+foreach(k RANGE 5 19)
+  string(JSON shard REMOVE "${shard}" per_run 5)
+endforeach()
+string(JSON shard SET "${shard}" failure "{\"run\": 9, \"invariant\": \"queue.conserve\", \"facts\": \"two <rows> & one\", \"shrink_steps\": 1, \"shrink_tries\": 2, \"original_calls\": 50, \"shrunk_calls\": 10}")
+file(WRITE ${WORK}/f1/campaign.json "${shard}")
+file(WRITE ${WORK}/f1/failure.history.jsonl "{\"crafted\": true}\n")
+sim(1 merge ${WORK}/f0 ${WORK}/f1 --out ${WORK}/fmerged --junit ${WORK}/fmerged/junit.xml)
+if(NOT out MATCHES "FAILED run 9 \\(from [^)]*f1\\)" OR NOT out MATCHES "9 passed, 1 failed\n$"
+   OR NOT EXISTS ${WORK}/fmerged/failure.history.jsonl)
+  message(FATAL_ERROR "merge of a failing shard:\n${out}")
+endif()
+file(READ ${WORK}/fmerged/campaign.json merged)
+string(JSON failed_run GET "${merged}" failure run)
+string(JSON passed GET "${merged}" passed)
+file(READ ${WORK}/fmerged/junit.xml junit)
+if(NOT failed_run EQUAL 9 OR NOT passed EQUAL 9
+   OR NOT junit MATCHES "message=\"queue.conserve: two &lt;rows&gt; &amp; one\"")
+  message(FATAL_ERROR "merge of a failing shard: run ${failed_run}, ${passed} passed, junit:\n${junit}")
+endif()
