@@ -3,10 +3,11 @@
 #   ./dev.sh main   install what is missing, build, run the main job
 #   ./dev.sh test   install what is missing, build (default + asan), run every test
 #   ./dev.sh build  build the default preset only
+#   ./dev.sh deps   install what is missing, nothing else (CI jobs that then build)
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(cmake ninja-build g++ librapidcheck-dev libgtest-dev libboost-graph-dev
+PACKAGES=(cmake ninja-build g++ librapidcheck-dev libgtest-dev libboost-graph-dev parallel libxml2-utils
           libhiredis-dev redis-server graphviz nlohmann-json3-dev libcli11-dev
           libssl-dev zlib1g-dev libgoogle-perftools-dev chromium liblua5.1-0-dev faketime)
 
@@ -49,6 +50,9 @@ case "${1:-}" in
     ;;
   build)
     build default
+    ;;
+  deps)
+    install_missing
     ;;
   -h|--help|help)
     usage

@@ -1,14 +1,19 @@
 // trafikey-sim campaign: many generated runs, checked on every step, across threads.
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
+#include <memory>
 #include <cstdio>
+#include <regex>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <mutex>
-#include <nlohmann/json.hpp>
 
 #include "properties/campaign.h"
+#include "properties/campaign_summary.h"
+#include "cli/campaign_junit.h"
 #include "core/invariants.h"
 #include "core/text.h"
 #include "properties/failure_files.h"
@@ -28,7 +33,20 @@ struct CampaignArgs {
   std::string faults;
   int determinism_every = 10;
   std::string report;
+  std::string shard;        // "I/N"
+  double time_budget = 0;   // seconds; 0: none
+  std::string junit;
 };
+
+// "I/N" with 0 <= I < N; nullopt otherwise.
+std::optional<std::pair<int, int>> parse_shard(const std::string& text) {
+  static const std::regex form(R"(([0-9]{1,9})/([0-9]{1,9}))");
+  std::smatch m;
+  if (!std::regex_match(text, m, form)) return std::nullopt;
+  const int index = std::stoi(m[1].str()), count = std::stoi(m[2].str());
+  if (count < 1 || index >= count) return std::nullopt;
+  return std::pair{index, count};
+}
 
 std::string row(const std::map<std::string, std::int64_t>& counts,
                 const std::vector<std::string>& expected) {
@@ -51,31 +69,6 @@ const std::vector<std::string> verdict_names{"ghost", "lane", "exempt", "counted
                                              "counted-dead"};
 const std::vector<std::string> edge_names{"pending->active", "active->pending", "active->done",
                                           "active->dead"};
-
-nlohmann::ordered_json to_json(const properties::CampaignResult& r, const CampaignArgs& a) {
-  nlohmann::ordered_json j;
-  j["seed"] = a.seed;
-  j["runs"] = a.runs;
-  j["passed"] = r.passed;
-  j["failed"] = r.failed;
-  j["determinism_checked"] = r.determinism_checked;
-  j["faults"] = r.faults;
-  j["verdicts"] = r.verdicts;
-  j["edges"] = r.edges;
-  j["outcomes"] = r.outcomes;
-  j["calls_per_run"] = r.calls_per_run;
-  if (r.failure) {
-    const auto& f = *r.failure;
-    j["failure"] = {{"run", f.run},
-                    {"invariant", f.invariant},
-                    {"facts", f.violations.empty() ? "" : f.violations.front().describe()},
-                    {"shrink_steps", f.shrink_steps},
-                    {"shrink_tries", f.shrink_tries},
-                    {"original_calls", f.original_calls},
-                    {"shrunk_calls", f.shrunk_calls}};
-  }
-  return j;
-}
 
 // The campaign report: every run's history with its invariant table, the failure (shrunk)
 // first-class with its replay command.
@@ -157,13 +150,54 @@ void add_campaign(CLI::App& app) {
       ->check(CLI::Range(0, 1000000));
   cmd->add_option("--report", args->report,
                   "Write a campaign report: OUT.html (coverage, run sizes, every run) and OUT.md");
-  cmd->callback([args] {
+  cmd->add_option("--shard", args->shard,
+                  "Run only shard I of N (0-based): the runs i with i % N == I, each as the whole "
+                  "campaign runs it; `trafikey-sim merge` joins the N directories");
+  cmd->add_option("--time-budget", args->time_budget,
+                  "Start runs until SECONDS have passed (--runs caps them, default 1000000); prints "
+                  "how many ran and the command that reruns exactly those")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--junit", args->junit,
+                  "Write JUnit XML: one test case per invariant, a failure with its facts and replay command");
+  cmd->callback([args, cmd] {
+    const auto started_at = std::chrono::steady_clock::now();
+    std::optional<std::pair<int, int>> shard;
+    if (cmd->count("--shard") > 0) {
+      shard = parse_shard(args->shard);
+      if (!shard) {
+        std::cerr << "trafikey-sim campaign: --shard: expected I/N with N >= 1 and 0 <= I < N, got '"
+                  << args->shard << "'\n";
+        exit_status() = 2;
+        return;
+      }
+      if (args->time_budget > 0) {
+        std::cerr << "trafikey-sim campaign: --time-budget: cannot be combined with --shard (a "
+                     "shard must run all of its runs for merge)\n";
+        exit_status() = 2;
+        return;
+      }
+    }
+    if (args->time_budget > 0 && cmd->count("--runs") == 0) args->runs = 1000000;
     properties::CampaignOptions options;
     options.runs = args->runs;
     options.seed = args->seed;
     options.parallel = args->parallel;
     options.determinism_every = args->determinism_every;
     options.keep_histories = !args->report.empty();
+    if (shard) {
+      options.shard_index = shard->first;
+      options.shard_count = shard->second;
+    }
+    if (args->time_budget > 0) {
+      const auto deadline =
+          started_at + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                           std::chrono::duration<double>(args->time_budget));
+      // Run 0 always starts, so that there is a campaign to rerun.
+      auto first = std::make_shared<std::atomic<bool>>(true);
+      options.keep_going = [deadline, first] {
+        return first->exchange(false) || std::chrono::steady_clock::now() < deadline;
+      };
+    }
     if (!args->faults.empty()) {
       std::string error;
       auto kinds = sim::parse_fault_list(args->faults, &error);
@@ -184,8 +218,13 @@ void add_campaign(CLI::App& app) {
     const bool tty = isatty(STDERR_FILENO) != 0;
     std::mutex progress_mutex;
     int last_tenth = -1;
+    const bool budgeted = args->time_budget > 0;
     auto progress = [&](int done, int total) {
       std::lock_guard lock(progress_mutex);
+      if (budgeted) {
+        if (tty) std::fprintf(stderr, "\rcampaign: %d runs", done);
+        return;
+      }
       if (tty) {
         std::fprintf(stderr, "\rcampaign: %d/%d runs (%d%%)", done, total, done * 100 / total);
         if (done == total) std::fputc('\n', stderr);
@@ -194,13 +233,44 @@ void add_campaign(CLI::App& app) {
         std::fprintf(stderr, "campaign: %d/%d runs\n", done, total);
       }
     };
-    std::cout << "campaign: " << args->runs << " runs from seed " << args->seed << " on "
-              << args->parallel << " thread(s); every invariant checked on every step\n";
+    if (budgeted) {
+      std::cout << "campaign: runs from seed " << args->seed << " for " << args->time_budget
+                << " s (at most " << args->runs << ")";
+    } else {
+      std::cout << "campaign: " << args->runs << " runs from seed " << args->seed;
+    }
+    if (shard) std::cout << ", shard " << shard->first << "/" << shard->second;
+    std::cout << " on " << args->parallel << " thread(s); every invariant checked on every step\n";
     const properties::CampaignResult result = properties::run_campaign(options, progress);
     if (tty) std::fputc('\n', stderr);
 
+    auto summary = properties::summarize(result, options, args->faults, shard.has_value());
+    if (budgeted) {
+      // The runs finished are runs 0..K-1: record K, so that this file is the one the
+      // rerun command below writes.
+      summary.runs = result.started;
+      std::string rerun = "trafikey-sim campaign --runs " + std::to_string(result.started) + " --seed " +
+                          std::to_string(args->seed);
+      if (!args->faults.empty()) rerun += " --faults " + args->faults;
+      if (args->determinism_every != 10) rerun += " --determinism-every " + std::to_string(args->determinism_every);
+      rerun += " --out " + args->out;
+      std::cout << (result.failure ? "stopped at a failure within the time budget: " : "time budget spent: ")
+                << result.started << " runs (runs 0.." << result.started - 1
+                << " of seed " << args->seed << "); rerun exactly these with:\n  " << rerun << "\n";
+    }
     const auto json_path = std::filesystem::path(args->out) / "campaign.json";
-    std::ofstream(json_path) << to_json(result, *args).dump(2) << "\n";
+    std::ofstream(json_path, std::ios::binary) << properties::summary_json(summary);
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_at).count();
+    auto junit = [&](const std::string& replay) {
+      if (args->junit.empty()) return;
+      const std::string error = write_campaign_junit(summary, replay, seconds, args->junit);
+      if (error.empty()) {
+        std::cout << "junit    " << args->junit << "\n";
+      } else {
+        std::cout << "junit not written: " << error << "\n";
+      }
+    };
 
     std::int64_t calls = 0;
     for (auto c : result.calls_per_run) calls += c;
@@ -222,6 +292,7 @@ void add_campaign(CLI::App& app) {
     if (!result.failure) {
       std::cout << "summary  " << json_path.string() << "\n";
       report("", "");
+      junit("");
       std::cout << result.passed << " passed, 0 failed\n";
       exit_status() = 0;
       return;
@@ -240,6 +311,7 @@ void add_campaign(CLI::App& app) {
         "trafikey-sim replay " + (files.scenario_path.empty() ? files.history_path : files.scenario_path);
     std::cout << "replay with:\n  " << replay << "\n";
     report(replay, read_file(files.history_path).value_or(""));
+    junit(replay);
     std::cout << result.passed << " passed, 1 failed\n";
     exit_status() = 1;
   });

@@ -13,13 +13,15 @@ namespace trafikey::cli {
 void add_run(CLI::App& app);
 void add_replay(CLI::App& app);
 void add_campaign(CLI::App& app);
+void add_merge(CLI::App& app);  // merge_cmd.cpp: campaign shards into one campaign
 void add_report(CLI::App& app);  // built when reports/ is (TRAFIKEY_WITH_REPORTS)
 // Built with the scenario language (TRAFIKEY_WITH_SCENARIOS).
 void add_scenario(CLI::App& app);
 void add_export(CLI::App& app);
 // Runs scenario files on the sim and prints one line each and the counts; the exit status
 // (scenario_cmd.cpp). `replay FILE.scn` shares it.
-int run_scenario_files(const std::vector<std::string>& files, const std::string& report_path);
+int run_scenario_files(const std::vector<std::string>& files, const std::string& report_path,
+                       const std::string& junit_path = "");
 
 // Exit status a subcommand's callback sets; main returns it.
 int& exit_status();

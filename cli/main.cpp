@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   trafikey::cli::add_run(app);
   trafikey::cli::add_replay(app);
   trafikey::cli::add_campaign(app);
+  trafikey::cli::add_merge(app);
   trafikey::cli::add_report(app);
   trafikey::cli::add_scenario(app);
   trafikey::cli::add_export(app);

@@ -17,6 +17,7 @@
 #include "sim/scenario/parse.h"
 #include "scenarios/runner/run_sim.h"
 #include "scenarios/runner/run_real.h"
+#include "reports/junit.h"
 #include "reports/report.h"
 
 namespace trafikey::cli {
@@ -30,12 +31,52 @@ struct ScenarioArgs {
   std::string module_path;
   bool differential = false;
   std::string report;
+  std::string junit;
 };
 
 struct Counts {
   int passed = 0, failed = 0, skipped = 0;
   bool unparsed = false;
+  std::string load_error;              // why the last file did not load
+  std::vector<reports::JunitCase> junit;  // one case per file (--junit)
 };
+
+// The JUnit case of one file: passed, failed (the invariant or expectation, where, and
+// the command that reruns it) or skipped.
+void junit_case(Counts& counts, const std::string& file, const scenario::RunResult* result,
+                const std::string& rerun) {
+  reports::JunitCase c;
+  c.name = file;
+  c.classname = "scenario";
+  if (result == nullptr) {
+    c.failure = reports::JunitFailure{"does not load: " + counts.load_error, "parse", counts.load_error + "\n"};
+  } else if (result->status == CheckStatus::skipped) {
+    c.skipped = result->skip_reason;
+  } else if (result->status == CheckStatus::failed && result->failure) {
+    const auto& f = *result->failure;
+    const std::string what = f.invariant.empty() ? "expectation" : f.invariant;
+    std::string facts;
+    for (const auto& v : result->violations) facts += v.describe() + "\n";
+    c.failure = reports::JunitFailure{
+        what + " at " + file + ":" + std::to_string(f.line), what,
+        scenario::describe_failure(file, f) + facts + "rerun with:\n  " + rerun + " " + file + "\n"};
+  }
+  counts.junit.push_back(std::move(c));
+}
+
+// Writes --junit when asked; false (and a message) when it cannot.
+bool write_junit(const Counts& counts, const std::string& path, const std::string& suite_name) {
+  if (path.empty()) return true;
+  reports::JunitSuite suite;
+  suite.name = suite_name;
+  suite.cases = counts.junit;
+  if (auto bad = reports::write_junit(suite, path); !bad.empty()) {
+    std::cout << "--junit: " << bad << "\n";
+    return false;
+  }
+  std::cout << "junit   " << path << "\n";
+  return true;
+}
 
 // Reads and parses one file; on failure prints why (file and line), counts it as failed
 // and unparseable (exit 2) and answers nullopt.
@@ -43,9 +84,11 @@ std::optional<scenario::Scenario> load(const std::string& file, Counts& counts) 
   const auto text = read_file(file);
   std::optional<scenario::Scenario> out;
   if (!text) {
-    std::cout << file << ": cannot read the file\n";
+    counts.load_error = file + ": cannot read the file";
+    std::cout << counts.load_error << "\n";
   } else if (auto parsed = scenario::parse_scenario(*text, file); !parsed.ok()) {
-    std::cout << scenario::to_string(parsed.error()) << "\n";
+    counts.load_error = scenario::to_string(parsed.error());
+    std::cout << counts.load_error << "\n";
   } else {
     out = std::move(parsed.value());
     return out;
@@ -91,7 +134,8 @@ reports::ReportInput report_input(const std::string& file, const scenario::RunRe
 
 }  // namespace
 
-int run_scenario_files(const std::vector<std::string>& files, const std::string& report_path) {
+int run_scenario_files(const std::vector<std::string>& files, const std::string& report_path,
+                       const std::string& junit_path) {
   ScenarioArgs args;
   args.files = files;
   args.report = report_path;
@@ -99,8 +143,12 @@ int run_scenario_files(const std::vector<std::string>& files, const std::string&
   std::vector<reports::ReportInput> inputs;
   for (const std::string& file : args.files) {
     auto parsed = load(file, counts);
-    if (!parsed) continue;
+    if (!parsed) {
+      junit_case(counts, file, nullptr, "");
+      continue;
+    }
     const scenario::RunResult result = scenario::run_on_sim(*parsed, {file, !args.report.empty()});
+    junit_case(counts, file, &result, "trafikey-sim scenario");
     if (result.status == CheckStatus::passed) {
       std::cout << "passed  " << file << "\n";
       ++counts.passed;
@@ -118,6 +166,7 @@ int run_scenario_files(const std::vector<std::string>& files, const std::string&
       std::cout << "report  " << args.report << "\n";
     }
   }
+  if (!write_junit(counts, junit_path, "trafikey scenarios on the sim")) counts.unparsed = true;
   std::cout << counts.passed << " passed, " << counts.failed << " failed, " << counts.skipped << " skipped\n";
   if (counts.unparsed) return 2;
   return counts.failed > 0 ? 1 : 0;
@@ -144,9 +193,16 @@ int run_on_real_server(const ScenarioArgs& args) {
   std::vector<std::string> skipped;
   for (const std::string& file : args.files) {
     auto parsed = load(file, counts);
-    if (!parsed) continue;
+    if (!parsed) {
+      junit_case(counts, file, nullptr, "");
+      continue;
+    }
     const scenario::RunResult result = args.differential ? scenario::run_differential(*parsed, target)
                                                          : scenario::run_on_real(*parsed, target);
+    junit_case(counts, file, &result,
+               "trafikey-sim scenario " +
+                   (args.server_bin.empty() ? "--server " + args.server : "--server-bin " + args.server_bin) +
+                   (args.differential ? " --differential" : ""));
     switch (result.status) {
       case CheckStatus::passed:
         std::cout << "passed  " << file << (args.differential ? " (sim and real agree)" : "") << "\n";
@@ -171,6 +227,7 @@ int run_on_real_server(const ScenarioArgs& args) {
     for (const auto& f : skipped) std::cout << " " << f;
     std::cout << "\n";
   }
+  if (!write_junit(counts, args.junit, "trafikey scenarios on " + target.describe())) counts.unparsed = true;
   std::cout << counts.passed << " passed, " << counts.failed << " failed, " << counts.skipped << " skipped\n";
   if (counts.unparsed) return 2;
   return counts.failed > 0 ? 1 : 0;
@@ -202,6 +259,8 @@ void add_scenario(CLI::App& app) {
                 "Run each real-capable file on the sim and on the real server and require the same "
                 "replies and final keyspace (run_ids mapped by incarnation, server-time scores not compared)");
   cmd->add_option("--report", args->report, "Also write an HTML report of the sim runs (OUT.html)");
+  cmd->add_option("--junit", args->junit,
+                  "Write JUnit XML: one test case per file, a failure with what broke and the rerun command");
   cmd->callback([args] {
     if (args->module_path.empty()) args->module_path = TRAFIKEY_MODULE_PATH;
     if (!args->server.empty() || !args->server_bin.empty()) {
@@ -218,7 +277,7 @@ void add_scenario(CLI::App& app) {
       exit_status() = 2;
       return;
     }
-    exit_status() = run_scenario_files(args->files, args->report);
+    exit_status() = run_scenario_files(args->files, args->report, args->junit);
   });
 }
 

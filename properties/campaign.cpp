@@ -1,5 +1,6 @@
 #include "properties/campaign.h"
 
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -72,15 +73,25 @@ sim::RunPlan campaign_plan(const PlanSpace& space, std::uint64_t seed, int index
 CampaignResult run_campaign(const CampaignOptions& options,
                             const std::function<void(int, int)>& progress) {
   const auto gen = gen_plan(options.space);
-  std::vector<Slot> slots(static_cast<std::size_t>(options.runs));
+  const int count = std::max(1, options.shard_count);
+  // Local slot j is run index_of(j) of the whole campaign.
+  const int local_runs = options.runs <= options.shard_index
+                             ? 0
+                             : (options.runs - options.shard_index + count - 1) / count;
+  auto index_of = [&](int j) { return options.shard_index + j * count; };
+  std::vector<std::unique_ptr<Slot>> slots(static_cast<std::size_t>(local_runs));
   std::atomic<int> next{0}, done{0};
-  std::atomic<int> first_failure{options.runs};  // runs at or after it are not started
+  std::atomic<int> first_failure{local_runs};  // local slots at or after it are not started
   std::mutex generation;
 
   auto worker = [&] {
     for (;;) {
-      const int i = next.fetch_add(1);
-      if (i >= options.runs || i >= first_failure.load()) return;
+      if (options.keep_going && !options.keep_going()) return;
+      const int j = next.fetch_add(1);
+      if (j >= local_runs || j >= first_failure.load()) return;
+      const int i = index_of(j);
+      auto owned = std::make_unique<Slot>();
+      Slot& slot = *owned;
       sim::RunPlan plan;
       {
         // RapidCheck's generation keeps process-wide state (its implicit parameters):
@@ -88,7 +99,6 @@ CampaignResult run_campaign(const CampaignOptions& options,
         std::lock_guard lock(generation);
         plan = gen(random_for(options.seed, i), size_for(i)).value();
       }
-      Slot& slot = slots[static_cast<std::size_t>(i)];
       slot.run = run_checked(plan, options.keep_histories);
       slot.failed = slot.run.failed();
       if (!slot.failed && options.determinism_every > 0 && i % options.determinism_every == 0) {
@@ -102,13 +112,15 @@ CampaignResult run_campaign(const CampaignOptions& options,
         }
       }
       slot.done = true;
-      if (slot.failed) {
+      const bool failed = slot.failed;
+      slots[static_cast<std::size_t>(j)] = std::move(owned);
+      if (failed) {
         int seen = first_failure.load();
-        while (i < seen && !first_failure.compare_exchange_weak(seen, i)) {
+        while (j < seen && !first_failure.compare_exchange_weak(seen, j)) {
         }
       }
       const int finished = done.fetch_add(1) + 1;
-      if (progress) progress(finished, options.runs);
+      if (progress) progress(finished, local_runs);
     }
   };
   std::vector<std::thread> threads;
@@ -119,30 +131,46 @@ CampaignResult run_campaign(const CampaignOptions& options,
 
   CampaignResult result;
   const int stop = first_failure.load();
-  for (int i = 0; i < options.runs && i <= stop; ++i) {
-    const Slot& slot = slots[static_cast<std::size_t>(i)];
-    if (!slot.done) continue;
+  for (int j = 0; j < local_runs && j <= stop; ++j) {
+    const Slot* slot_ptr = slots[static_cast<std::size_t>(j)].get();
+    if (slot_ptr == nullptr || !slot_ptr->done) continue;
+    const Slot& slot = *slot_ptr;
+    const int i = index_of(j);
+    ++result.started;
     if (options.keep_histories) {
       result.runs.push_back({i, slot.run.summary.history, slot.run.judged, slot.run.violations});
     }
+    CampaignResult::RunCoverage cov;
+    cov.run = i;
     if (slot.failed) {
       ++result.failed;
+      cov.failed = true;
+      result.coverage.push_back(std::move(cov));
       continue;
     }
     ++result.passed;
-    if (options.determinism_every > 0 && i % options.determinism_every == 0) ++result.determinism_checked;
+    const bool twice = options.determinism_every > 0 && i % options.determinism_every == 0;
+    if (twice) ++result.determinism_checked;
     const auto& s = slot.run.summary;
     for (const auto& [k, n] : s.faults) result.faults[k] += n;
     for (const auto& [k, n] : s.verdicts) result.verdicts[k] += n;
     for (const auto& [k, n] : slot.run.edges) result.edges[k] += n;
     ++result.outcomes[s.outcome];
     result.calls_per_run.push_back(s.calls);
+    cov.determinism_checked = twice;
+    cov.calls = s.calls;
+    cov.outcome = s.outcome;
+    cov.faults = s.faults;
+    cov.verdicts = s.verdicts;
+    cov.edges = slot.run.edges;
+    result.coverage.push_back(std::move(cov));
   }
-  if (stop < options.runs) {
-    const Slot& slot = slots[static_cast<std::size_t>(stop)];
+  if (stop < local_runs) {
+    const Slot& slot = *slots[static_cast<std::size_t>(stop)];
+    const int failing = index_of(stop);
     CampaignFailure failure;
-    failure.run = stop;
-    auto shrinkable = gen(random_for(options.seed, stop), size_for(stop));
+    failure.run = failing;
+    auto shrinkable = gen(random_for(options.seed, failing), size_for(failing));
     failure.original = shrinkable.value();
     failure.original_calls = slot.run.summary.calls;
     if (!slot.determinism_error.empty()) {

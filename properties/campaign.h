@@ -7,6 +7,11 @@
 // failing run). Every determinism_every-th run is executed twice and its fingerprints
 // compared (sim.determinism). The failure is shrunk greedily through RapidCheck's shrink
 // tree, keeping a candidate when it still breaks the same invariant.
+//
+// A shard (shard_index/shard_count) runs only the runs i with i % shard_count ==
+// shard_index, each exactly as the whole campaign runs it (same plan, same size, same
+// determinism check), so the shards' runs, together, are the campaign's, run for run
+// (campaign_summary.h folds and merges them).
 #pragma once
 
 #include <atomic>
@@ -31,6 +36,10 @@ struct CampaignOptions {
   int shrink_budget = 3000;    // candidate runs tried while shrinking
   bool keep_histories = false; // keep every run's history text (for a campaign report)
   PlanSpace space = full_space();
+  int shard_index = 0, shard_count = 1;  // this shard runs the i with i % count == index
+  // Asked before each run starts (may be empty): false starts no more runs, so the runs
+  // finished are runs 0..K-1 of the campaign (a time budget). Not used with shards.
+  std::function<bool()> keep_going;
 };
 
 struct CampaignFailure {
@@ -56,6 +65,16 @@ struct CampaignResult {
     std::vector<Violation> violations;
   };
   std::vector<RunRecord> runs;
+  struct RunCoverage {  // every finished run up to the failure, in run order
+    int run = 0;
+    bool failed = false;
+    bool determinism_checked = false;  // passed, and run twice with the same fingerprint
+    std::int64_t calls = 0;
+    std::string outcome;
+    std::map<std::string, std::int64_t> faults, verdicts, edges;
+  };
+  std::vector<RunCoverage> coverage;
+  int started = 0;  // runs started (with keep_going: the K of runs 0..K-1)
 };
 
 // progress(done, total) is called from worker threads after each run (may be empty).

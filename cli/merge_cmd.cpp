@@ -1,0 +1,131 @@
+// trafikey-sim merge DIR... --out DIR: the shards of one campaign (campaign --shard I/N)
+// joined into the campaign.json the unsharded campaign writes, byte for byte, with the
+// first failure's replay files copied beside it.
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "cli/campaign_junit.h"
+#include "cli/commands.h"
+#include "core/text.h"
+#include "properties/campaign_summary.h"
+#include "reports/report.h"
+
+namespace trafikey::cli {
+
+namespace {
+
+struct MergeArgs {
+  std::vector<std::string> dirs;
+  std::string out;
+  std::string report;
+  std::string junit;
+};
+
+int merge(const MergeArgs& args) {
+  const auto started_at = std::chrono::steady_clock::now();
+  std::vector<properties::ShardInput> shards;
+  for (const auto& dir : args.dirs) {
+    const auto path = std::filesystem::path(dir) / "campaign.json";
+    const auto text = read_file(path.string());
+    if (!text) {
+      std::cerr << "trafikey-sim merge: " << dir << ": cannot read " << path.string() << "\n";
+      return 2;
+    }
+    std::string error;
+    auto summary = properties::parse_summary(*text, error);
+    if (!summary) {
+      std::cerr << "trafikey-sim merge: " << dir << ": " << path.string() << " is not a campaign summary: "
+                << error << "\n";
+      return 2;
+    }
+    shards.push_back({dir, std::move(*summary)});
+  }
+  const auto merged = properties::merge_shards(shards);
+  if (!merged.merged) {
+    std::cerr << "trafikey-sim merge: " << merged.error << "\n";
+    return 2;
+  }
+  const auto& s = *merged.merged;
+  std::error_code ec;
+  std::filesystem::create_directories(args.out, ec);
+  if (ec) {
+    std::cerr << "trafikey-sim merge: --out: cannot create " << args.out << ": " << ec.message() << "\n";
+    return 2;
+  }
+  const auto json_path = std::filesystem::path(args.out) / "campaign.json";
+  std::ofstream(json_path, std::ios::binary) << properties::summary_json(s);
+  std::int64_t calls = 0;
+  for (auto c : s.calls_per_run) calls += c;
+  std::cout << "merged " << shards.size() << " shards of seed " << s.seed << ", " << s.runs << " runs: "
+            << s.passed << " passing runs (" << calls << " calls, " << s.determinism_checked
+            << " run twice for determinism)\n"
+            << "summary  " << json_path.string() << "\n";
+  std::string replay, history;
+  if (s.failure) {
+    // Copy the failing shard's replay files (failure.*) beside the merged summary.
+    for (const char* name : {"failure.history.jsonl", "failure.scn"}) {
+      const auto from = std::filesystem::path(merged.failure_dir) / name;
+      if (!std::filesystem::exists(from)) continue;
+      const auto to = std::filesystem::path(args.out) / name;
+      std::filesystem::copy_file(from, to, std::filesystem::copy_options::overwrite_existing, ec);
+      if (ec) {
+        std::cerr << "trafikey-sim merge: cannot copy " << from.string() << ": " << ec.message() << "\n";
+        return 2;
+      }
+      if (replay.empty() || std::string(name) == "failure.scn") replay = "trafikey-sim replay " + to.string();
+      if (std::string(name) == "failure.history.jsonl") history = read_file(to.string()).value_or("");
+    }
+    const auto& f = *s.failure;
+    std::cout << "FAILED run " << f.run << " (from " << merged.failure_dir << "): " << f.facts << "\n";
+    if (!replay.empty()) std::cout << "replay with:\n  " << replay << "\n";
+  }
+  if (!args.report.empty() && history.empty()) {
+    // The shards' runs stay in the shards (their own --report pages); merge only has the
+    // failure's history to show.
+    std::cout << "report   not written: no failure to show (each shard's --report holds its runs)\n";
+  } else if (!args.report.empty()) {
+    std::vector<reports::ReportInput> inputs;
+    {
+      reports::ReportInput input;
+      input.name = "run " + std::to_string(s.failure->run) + " (shrunk)";
+      input.history_text = history;
+      input.failure = reports::FailureInfo{s.failure->invariant, s.failure->facts, "", replay, 0};
+      input.replay_command = replay;
+      inputs.push_back(std::move(input));
+    }
+    std::string md = args.report;
+    if (md.size() > 5 && md.ends_with(".html")) md.resize(md.size() - 5);
+    md += ".md";
+    const std::string error = reports::write_report(inputs, args.report, md);
+    std::cout << (error.empty() ? "report   " + args.report : "report not written: " + error) << "\n";
+  }
+  if (!args.junit.empty()) {
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started_at).count();
+    const std::string error = write_campaign_junit(s, replay, seconds, args.junit);
+    std::cout << (error.empty() ? "junit    " + args.junit : "junit not written: " + error) << "\n";
+  }
+  std::cout << s.passed << " passed, " << s.failed << " failed\n";
+  return s.failed > 0 ? 1 : 0;
+}
+
+}  // namespace
+
+void add_merge(CLI::App& app) {
+  auto args = std::make_shared<MergeArgs>();
+  CLI::App* cmd = app.add_subcommand(
+      "merge",
+      "Join the shard directories of one campaign (campaign --shard I/N) into the campaign.json "
+      "the unsharded campaign writes, with the first failure's replay files; refuses shards of "
+      "different campaigns, a missing or a doubled shard");
+  cmd->add_option("dirs", args->dirs, "Shard directories (each with its campaign.json)")->required();
+  cmd->add_option("--out", args->out, "Directory for the merged campaign.json and replay files")->required();
+  cmd->add_option("--report", args->report,
+                  "Write OUT.html and OUT.md of the failure's shrunk history (when the campaign failed)");
+  cmd->add_option("--junit", args->junit, "Write JUnit XML: one test case per invariant");
+  cmd->callback([args] { exit_status() = merge(*args); });
+}
+
+}  // namespace trafikey::cli

@@ -1,0 +1,70 @@
+// campaign.json: what a campaign (or one shard of it) leaves behind, and the merge of
+// shards back into the campaign.
+//
+// A summary is a fold of per-run coverage (campaign.h's RunCoverage) in run order up to
+// the first failure, so the whole campaign and the merge of its shards are the same fold
+// over the same runs and write the same bytes. A shard's file also records which campaign
+// it belongs to (seed, runs, fault option, determinism_every), its place (shard I/N) and
+// every run it finished, so that merge can check that the shards are one campaign, each
+// present once, and cut the fold at the campaign's first failure.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "properties/campaign.h"
+
+namespace trafikey::properties {
+
+struct FailureSummary {
+  int run = 0;
+  std::string invariant, facts;
+  int shrink_steps = 0, shrink_tries = 0;
+  std::int64_t original_calls = 0, shrunk_calls = 0;
+};
+
+struct CampaignSummary {
+  // What the campaign is: two shards belong together when these are equal.
+  std::uint64_t seed = 0;
+  int runs = 0;
+  std::string faults;  // the --faults option as given ("" : every kind)
+  int determinism_every = 10;
+  std::optional<std::pair<int, int>> shard;  // (index, count) for a shard's file
+  // The fold.
+  int passed = 0, failed = 0, determinism_checked = 0;
+  std::map<std::string, std::int64_t> faults_applied, verdicts, edges, outcomes;
+  std::vector<std::int64_t> calls_per_run;
+  std::optional<FailureSummary> failure;
+  std::vector<CampaignResult::RunCoverage> per_run;  // kept (and written) for shards only
+};
+
+// The summary of a finished campaign, or (as_shard) of shard options.shard_index/count.
+// `faults` is the --faults option as given.
+CampaignSummary summarize(const CampaignResult& result, const CampaignOptions& options,
+                          const std::string& faults, bool as_shard);
+
+// campaign.json's text (ends with a newline); per_run is written only for a shard.
+std::string summary_json(const CampaignSummary& summary);
+
+// Parses a campaign.json; nullopt and `error` set when it is not one.
+std::optional<CampaignSummary> parse_summary(const std::string& text, std::string& error);
+
+struct ShardInput {
+  std::string dir;  // named in refusals
+  CampaignSummary summary;
+};
+
+struct MergeResult {
+  std::optional<CampaignSummary> merged;  // the whole campaign's summary (no shard, no per_run)
+  std::string failure_dir;                // the shard directory holding the failure's files
+  std::string error;                      // why the shards were refused (names a directory)
+};
+
+// Refuses shards of different campaigns, a shard given twice, a missing shard, a shard
+// whose runs are not its own; else folds every run in run order up to the first failure.
+MergeResult merge_shards(const std::vector<ShardInput>& shards);
+
+}  // namespace trafikey::properties
