@@ -263,7 +263,9 @@ void Runner::look_before_call(Args argv) {
     }
     if (at_deadline) saw("sweep-at-a-deadline");
     if (near) saw("sweep-met-near-epoch");
-    if (plan_.sweep_limit > 0 && expired > plan_.sweep_limit) saw("sweep-cut-by-limit");
+    std::int64_t limit = 1000;
+    if (argv.size() >= 5) std::from_chars(argv[4].data(), argv[4].data() + argv[4].size(), limit);
+    if (expired > limit) saw("sweep-cut-by-limit");
   } else if (verb == "EMQ.CLAIM") {
     const Keyspace::Zset* pending = data.zset_at(keys.pending(), wrong);
     if (!pending || argv.size() < 5) return;
@@ -431,7 +433,9 @@ void Runner::on_resend(const Event& e) {
 
 void Runner::on_sweep() {
   argv_.clear().add("EMQ.STALLED.CHECK").add(plan_.queue).add(plan_.max_stalled);
-  if (plan_.sweep_limit > 0) argv_.add("LIMIT").add(std::int64_t{plan_.sweep_limit});
+  // Not in the liveness phase: lane rows stay in active (swept elsewhere, EMQ §5), lowest
+  // deadlines first, so a LIMIT at or below their number would starve the sweep forever.
+  if (plan_.sweep_limit > 0 && !liveness_) argv_.add("LIMIT").add(std::int64_t{plan_.sweep_limit});
   call("s", argv_);
   schedule(world_.true_ms() + plan_.sweep_interval_ms, EventKind::sweep);
 }

@@ -10,7 +10,8 @@
 // (EXTENDS for everything it holds, or EXTEND per lease) whenever extend_at_per_mille of
 // the lease has passed on its own clock, then completes or fails. A 0 from an extension
 // or a finish means the lease is gone: the worker drops the job. The sweeper `s` calls
-// STALLED.CHECK every sweep_interval_ms. After a lost reply the caller retries the same
+// STALLED.CHECK every sweep_interval_ms (with the plan's LIMIT in the safety phase only:
+// lane rows stay expired in active, so a small LIMIT could never drain). After a lost reply the caller retries the same
 // call once after 100 ms, or gives up, as drawn. An error reply (e.g. the module did not
 // load) is retried after poll_ms.
 //
