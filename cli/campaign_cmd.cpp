@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "properties/campaign.h"
+#include "properties/coverage.h"
 #include "core/invariants.h"
 #include "core/text.h"
 #include "properties/failure_files.h"
@@ -62,6 +63,7 @@ nlohmann::ordered_json to_json(const properties::CampaignResult& r, const Campai
   j["faults"] = r.faults;
   j["verdicts"] = r.verdicts;
   j["edges"] = r.edges;
+  j["situations"] = r.situations;
   j["outcomes"] = r.outcomes;
   j["calls_per_run"] = r.calls_per_run;
   if (r.failure) {
@@ -208,7 +210,8 @@ void add_campaign(CLI::App& app) {
               << result.determinism_checked << " run twice for determinism):\n"
               << "  faults  " << row(result.faults, fault_names) << "\n"
               << "  verdicts" << row(result.verdicts, verdict_names) << "\n"
-              << "  edges   " << row(result.edges, edge_names) << "\n";
+              << "  edges   " << row(result.edges, edge_names) << "\n"
+              << "coverage targets (properties/coverage.h):\n" << properties::coverage_table(result);
     auto report = [&](const std::string& replay, const std::string& failure_history) {
       if (args->report.empty()) return;
       const std::string error = write_campaign_report(result, args->report, replay, failure_history,

@@ -135,6 +135,7 @@ CampaignResult run_campaign(const CampaignOptions& options,
     for (const auto& [k, n] : s.faults) result.faults[k] += n;
     for (const auto& [k, n] : s.verdicts) result.verdicts[k] += n;
     for (const auto& [k, n] : slot.run.edges) result.edges[k] += n;
+    for (const auto& [k, n] : s.situations) result.situations[k] += n;
     ++result.outcomes[s.outcome];
     result.calls_per_run.push_back(s.calls);
   }

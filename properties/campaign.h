@@ -46,7 +46,7 @@ struct CampaignFailure {
 struct CampaignResult {
   int passed = 0, failed = 0;
   int determinism_checked = 0;
-  std::map<std::string, std::int64_t> faults, verdicts, edges, outcomes;
+  std::map<std::string, std::int64_t> faults, verdicts, edges, outcomes, situations;
   std::vector<std::int64_t> calls_per_run;  // passed runs, in run order
   std::optional<CampaignFailure> failure;
   struct RunRecord {  // when keep_histories: every finished run up to the failure
