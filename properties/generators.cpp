@@ -173,9 +173,10 @@ rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space) {
       put_on_grid(plan, quanta[share(3)]);
     }
     if (share(1000) >= 1000 - space.large_per_mille) {
-      plan.jobs = space.large_jobs_min + share(space.large_jobs_max - space.large_jobs_min + 1);
-      const int more = space.large_workers_min + share(space.large_workers_max - space.large_workers_min + 1);
-      plan.workers.resize(static_cast<std::size_t>(more), plan.workers.back());
+      // on top of the small plan's numbers, so each shrinks back to it step by step
+      plan.jobs += share(space.large_jobs_max + 1);
+      const int more = share(space.large_workers_max + 1);
+      plan.workers.resize(plan.workers.size() + static_cast<std::size_t>(more), plan.workers.back());
     }
     std::stable_sort(plan.faults.begin(), plan.faults.end(),
                      [](const Fault& a, const Fault& b) { return a.at_ms < b.at_ms; });

@@ -39,11 +39,12 @@ struct PlanSpace {
   bool near_epochs = true;
   // A share of runs puts times on a grid of one quantum, so calls land on deadlines.
   std::int64_t grid_per_mille = 300;
-  // A share of runs is large: large_jobs jobs and large_workers workers (thousands of
-  // calls). Shrinking goes to the small: the share's draw shrinks toward "not large".
+  // A share of runs is large: up to large_jobs_max more jobs and large_workers_max more
+  // workers (thousands of calls). Shrinking goes to the small: both extras shrink to 0,
+  // and the share's draw toward "not large".
   std::int64_t large_per_mille = 0;
-  int large_jobs_min = 120, large_jobs_max = 300;
-  int large_workers_min = 10, large_workers_max = 30;
+  int large_jobs_max = 300;
+  int large_workers_max = 30;
 };
 
 // Every fault kind, the campaign's space.
