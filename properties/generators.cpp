@@ -13,7 +13,6 @@ PlanSpace full_space() {
              FaultKind::clock_rate,   FaultKind::worker_clock, FaultKind::worker_death,
              FaultKind::worker_pause, FaultKind::lost_reply,   FaultKind::epoch_fail,
              FaultKind::epoch_malformed, FaultKind::row_delete, FaultKind::lane_mark};
-  s.large_per_mille = 50;
   return s;
 }
 
