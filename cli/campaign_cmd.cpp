@@ -13,6 +13,7 @@
 
 #include "properties/campaign.h"
 #include "properties/campaign_summary.h"
+#include "properties/coverage.h"
 #include "cli/campaign_junit.h"
 #include "core/invariants.h"
 #include "core/text.h"
@@ -278,7 +279,8 @@ void add_campaign(CLI::App& app) {
               << result.determinism_checked << " run twice for determinism):\n"
               << "  faults  " << row(result.faults, fault_names) << "\n"
               << "  verdicts" << row(result.verdicts, verdict_names) << "\n"
-              << "  edges   " << row(result.edges, edge_names) << "\n";
+              << "  edges   " << row(result.edges, edge_names) << "\n"
+              << "coverage targets (properties/coverage.h):\n" << properties::coverage_table(result);
     auto report = [&](const std::string& replay, const std::string& failure_history) {
       if (args->report.empty()) return;
       const std::string error = write_campaign_report(result, args->report, replay, failure_history,

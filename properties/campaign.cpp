@@ -155,6 +155,7 @@ CampaignResult run_campaign(const CampaignOptions& options,
     for (const auto& [k, n] : s.faults) result.faults[k] += n;
     for (const auto& [k, n] : s.verdicts) result.verdicts[k] += n;
     for (const auto& [k, n] : slot.run.edges) result.edges[k] += n;
+    for (const auto& [k, n] : s.situations) result.situations[k] += n;
     ++result.outcomes[s.outcome];
     result.calls_per_run.push_back(s.calls);
     cov.determinism_checked = twice;
@@ -163,6 +164,7 @@ CampaignResult run_campaign(const CampaignOptions& options,
     cov.faults = s.faults;
     cov.verdicts = s.verdicts;
     cov.edges = slot.run.edges;
+    cov.situations = s.situations;
     result.coverage.push_back(std::move(cov));
   }
   if (stop < local_runs) {

@@ -55,7 +55,7 @@ struct CampaignFailure {
 struct CampaignResult {
   int passed = 0, failed = 0;
   int determinism_checked = 0;
-  std::map<std::string, std::int64_t> faults, verdicts, edges, outcomes;
+  std::map<std::string, std::int64_t> faults, verdicts, edges, outcomes, situations;
   std::vector<std::int64_t> calls_per_run;  // passed runs, in run order
   std::optional<CampaignFailure> failure;
   struct RunRecord {  // when keep_histories: every finished run up to the failure
@@ -71,7 +71,7 @@ struct CampaignResult {
     bool determinism_checked = false;  // passed, and run twice with the same fingerprint
     std::int64_t calls = 0;
     std::string outcome;
-    std::map<std::string, std::int64_t> faults, verdicts, edges;
+    std::map<std::string, std::int64_t> faults, verdicts, edges, situations;
   };
   std::vector<RunCoverage> coverage;
   int started = 0;  // runs started (with keep_going: the K of runs 0..K-1)

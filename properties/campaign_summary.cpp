@@ -17,6 +17,7 @@ void fold(CampaignSummary& s, const std::vector<Coverage>& runs) {
   s.verdicts.clear();
   s.edges.clear();
   s.outcomes.clear();
+  s.situations.clear();
   s.calls_per_run.clear();
   for (const auto& r : runs) {
     if (r.failed) {
@@ -28,6 +29,7 @@ void fold(CampaignSummary& s, const std::vector<Coverage>& runs) {
     for (const auto& [k, n] : r.faults) s.faults_applied[k] += n;
     for (const auto& [k, n] : r.verdicts) s.verdicts[k] += n;
     for (const auto& [k, n] : r.edges) s.edges[k] += n;
+    for (const auto& [k, n] : r.situations) s.situations[k] += n;
     ++s.outcomes[r.outcome];
     s.calls_per_run.push_back(r.calls);
   }
@@ -46,6 +48,7 @@ Json coverage_json(const Coverage& r) {
   j["faults"] = r.faults;
   j["verdicts"] = r.verdicts;
   j["edges"] = r.edges;
+  j["situations"] = r.situations;
   return j;
 }
 
@@ -60,6 +63,7 @@ Coverage parse_coverage(const Json& j) {
   r.faults = j.at("faults").get<std::map<std::string, std::int64_t>>();
   r.verdicts = j.at("verdicts").get<std::map<std::string, std::int64_t>>();
   r.edges = j.at("edges").get<std::map<std::string, std::int64_t>>();
+  r.situations = j.at("situations").get<std::map<std::string, std::int64_t>>();
   return r;
 }
 
@@ -107,6 +111,7 @@ std::string summary_json(const CampaignSummary& s) {
   j["faults"] = s.faults_applied;
   j["verdicts"] = s.verdicts;
   j["edges"] = s.edges;
+  j["situations"] = s.situations;
   j["outcomes"] = s.outcomes;
   j["calls_per_run"] = s.calls_per_run;
   if (s.failure) {
@@ -144,6 +149,7 @@ std::optional<CampaignSummary> parse_summary(const std::string& text, std::strin
     s.faults_applied = j.at("faults").get<std::map<std::string, std::int64_t>>();
     s.verdicts = j.at("verdicts").get<std::map<std::string, std::int64_t>>();
     s.edges = j.at("edges").get<std::map<std::string, std::int64_t>>();
+    s.situations = j.at("situations").get<std::map<std::string, std::int64_t>>();
     s.outcomes = j.at("outcomes").get<std::map<std::string, std::int64_t>>();
     s.calls_per_run = j.at("calls_per_run").get<std::vector<std::int64_t>>();
     if (j.contains("failure")) {

@@ -35,7 +35,7 @@ struct CampaignSummary {
   std::optional<std::pair<int, int>> shard;  // (index, count) for a shard's file
   // The fold.
   int passed = 0, failed = 0, determinism_checked = 0;
-  std::map<std::string, std::int64_t> faults_applied, verdicts, edges, outcomes;
+  std::map<std::string, std::int64_t> faults_applied, verdicts, edges, outcomes, situations;
   std::vector<std::int64_t> calls_per_run;
   std::optional<FailureSummary> failure;
   std::vector<CampaignResult::RunCoverage> per_run;  // kept (and written) for shards only

@@ -89,6 +89,27 @@ rc::Gen<Fault> gen_fault(FaultKind kind, int workers, int jobs, std::int64_t saf
   }
 }
 
+void put_on_grid(sim::RunPlan& plan, std::int64_t quantum_ms) {
+  const auto snap = [&](std::int64_t ms) { return std::max(quantum_ms, ms / quantum_ms * quantum_ms); };
+  const auto snap0 = [&](std::int64_t ms) { return ms / quantum_ms * quantum_ms; };  // may be 0 or negative
+  plan.time_quantum_ms = quantum_ms;
+  plan.lease_ms = snap(plan.lease_ms);
+  plan.poll_ms = snap(plan.poll_ms);
+  plan.sweep_interval_ms = snap(plan.sweep_interval_ms);
+  plan.work_min_ms = snap(plan.work_min_ms);
+  plan.work_max_ms = std::max(plan.work_min_ms, snap(plan.work_max_ms));
+  for (auto& w : plan.workers) {
+    w.offset_ms = snap0(w.offset_ms);
+    w.rate_per_mille = 1000;  // a drifting clock leaves the grid
+  }
+  for (auto& f : plan.faults) {
+    f.at_ms = snap0(f.at_ms);
+    if (f.kind == FaultKind::clock_step || f.kind == FaultKind::worker_clock || f.kind == FaultKind::worker_pause) {
+      f.amount = f.amount < 0 ? -snap(-f.amount) : snap(f.amount);
+    }
+  }
+}
+
 rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space) {
   return rc::gen::exec([space] {
     sim::RunPlan plan;
@@ -131,6 +152,30 @@ rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space) {
           static_cast<std::size_t>(*rc::gen::inRange(0, space.faults_per_kind_max + 1)),
           gen_fault(kind, workers, plan.jobs, plan.safety_ms));
       plan.faults.insert(plan.faults.end(), faults.begin(), faults.end());
+    }
+    // Drawn after everything above, so that the draws above stay what they were; at the
+    // nominal size, so that each share is the same at every size (inRange scales with it).
+    const auto share = [](int n) { return *rc::gen::resize(100, rc::gen::inRange(0, n)); };
+    if (space.verb_parameters) {
+      const int limit = share(10);  // shrinks to 0: no LIMIT
+      plan.sweep_limit = limit < 4 ? 0 : 1 + (limit - 4) % 3;
+      const int over = share(10);  // shrinks to 0: COUNT = free capacity
+      plan.claim_overask = over < 6 ? 0 : (over - 5) * 2;
+      plan.max_failures_vary = *rc::gen::arbitrary<bool>();
+    }
+    if (space.near_epochs) {
+      const auto near = share(1000);  // shrinks to 0: none
+      plan.near_epoch_per_mille = near < 500 ? 0 : 2 * (near - 500) + 1;
+    }
+    if (share(1000) >= 1000 - space.grid_per_mille) {
+      static constexpr std::int64_t quanta[]{50, 100, 250};
+      put_on_grid(plan, quanta[share(3)]);
+    }
+    if (share(1000) >= 1000 - space.large_per_mille) {
+      // on top of the small plan's numbers, so each shrinks back to it step by step
+      plan.jobs += share(space.large_jobs_max + 1);
+      const int more = share(space.large_workers_max + 1);
+      plan.workers.resize(plan.workers.size() + static_cast<std::size_t>(more), plan.workers.back());
     }
     std::stable_sort(plan.faults.begin(), plan.faults.end(),
                      [](const Fault& a, const Fault& b) { return a.at_ms < b.at_ms; });

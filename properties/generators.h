@@ -32,6 +32,19 @@ struct PlanSpace {
   std::int64_t fail_per_mille_max = 399;
   int max_failures_max = 4;
   bool adds_until_safety_end = false;    // jobs keep arriving until the faults stop
+  // The verbs' parameters: a share of runs sweeps with a small LIMIT (often below the
+  // expired count), over-asks in CLAIM's COUNT, varies MAXFAILURES per job.
+  bool verb_parameters = true;
+  // A share of runs draws run_ids one character off an earlier process's.
+  bool near_epochs = true;
+  // A share of runs puts times on a grid of one quantum, so calls land on deadlines.
+  std::int64_t grid_per_mille = 300;
+  // A share of runs is large: up to large_jobs_max more jobs and large_workers_max more
+  // workers (thousands of calls). Shrinking goes to the small: both extras shrink to 0,
+  // and the share's draw toward "not large".
+  std::int64_t large_per_mille = 0;
+  int large_jobs_max = 300;
+  int large_workers_max = 30;
 };
 
 // Every fault kind, the campaign's space.
@@ -48,6 +61,9 @@ PlanSpace liveness_space();
 
 rc::Gen<sim::Fault> gen_fault(sim::FaultKind kind, int workers, int jobs, std::int64_t safety_ms);
 rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space);
+// Puts a plan's times on a grid of quantum_ms (lease, poll, sweep interval, work, fault
+// times and clock steps; worker clocks stop drifting) and records the quantum in the plan.
+void put_on_grid(sim::RunPlan& plan, std::int64_t quantum_ms);
 
 }  // namespace trafikey::properties
 

@@ -268,7 +268,13 @@ std::string plan_json(const RunPlan& plan) {
     w.field("amount").number(f.amount);
     w.field("target").number(std::int64_t{f.target}).raw("}");
   }
-  w.raw("]}");
+  w.raw("]");
+  w.field("sweep_limit").number(std::int64_t{plan.sweep_limit});
+  w.field("claim_overask").number(std::int64_t{plan.claim_overask});
+  w.field("max_failures_vary").raw(plan.max_failures_vary ? "true" : "false");
+  w.field("near_epoch_per_mille").number(plan.near_epoch_per_mille);
+  w.field("time_quantum_ms").number(plan.time_quantum_ms);
+  w.raw("}");
   return out;
 }
 
@@ -317,7 +323,12 @@ std::optional<RunPlan> parse_plan(std::string_view json, std::string* error) {
       take(j, "persistence", persistence, error) &&
       take(j, "snapshot_interval_ms", plan.snapshot_interval_ms, error) &&
       take(j, "replication_lag_ms", plan.replication_lag_ms, error) &&
-      take(j, "safety_ms", plan.safety_ms, error) && take(j, "faults", faults, error);
+      take(j, "safety_ms", plan.safety_ms, error) && take(j, "faults", faults, error) &&
+      take(j, "sweep_limit", plan.sweep_limit, error) &&
+      take(j, "claim_overask", plan.claim_overask, error) &&
+      take(j, "max_failures_vary", plan.max_failures_vary, error) &&
+      take(j, "near_epoch_per_mille", plan.near_epoch_per_mille, error) &&
+      take(j, "time_quantum_ms", plan.time_quantum_ms, error);
   if (!ok) return std::nullopt;
   auto mode = parse_persistence(persistence);
   if (!mode) {
@@ -379,6 +390,10 @@ std::string validate_plan(const RunPlan& plan) {
   if (plan.snapshot_interval_ms < 1) return bad("snapshot_interval_ms", "must be >= 1");
   if (plan.replication_lag_ms < 1) return bad("replication_lag_ms", "must be >= 1");
   if (plan.safety_ms < 0 || plan.add_spread_ms < 1) return bad("safety_ms", "must be >= 0 (and add_spread_ms >= 1)");
+  if (plan.sweep_limit < 0 || plan.sweep_limit > 10000) return bad("sweep_limit", "must be in 0..10000");
+  if (plan.claim_overask < 0 || plan.claim_count + plan.claim_overask > 1000) return bad("claim_overask", "must be >= 0, with claim_count + it <= 1000");
+  if (plan.near_epoch_per_mille < 0 || plan.near_epoch_per_mille > 1000) return bad("near_epoch_per_mille", "must be in 0..1000");
+  if (plan.time_quantum_ms < 0) return bad("time_quantum_ms", "must be >= 0");
   for (const auto& f : plan.faults) {
     if (f.at_ms < 0) return bad("faults.at_ms", "must be >= 0");
     if (f.kind == FaultKind::clock_rate && (f.amount < 1 || f.amount > 100000)) return bad("faults.amount", "of clock_rate must be in 1..100000");

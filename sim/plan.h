@@ -75,11 +75,27 @@ struct RunPlan {
   std::int64_t replication_lag_ms = 250;
   std::int64_t safety_ms = 15000;          // faults only inside [0, safety_ms)
   std::vector<Fault> faults;               // sorted by at_ms
+  // The verbs' own parameters (0 / false: as before these fields existed).
+  int sweep_limit = 0;                     // STALLED.CHECK ... LIMIT n (0: no LIMIT, i.e. 1000)
+  int claim_overask = 0;                   // a worker's CLAIM asks COUNT free capacity + this
+  bool max_failures_vary = false;          // job jN's MAXFAILURES is 1 + (N-1) % max_failures
+  // A share of the server incarnations whose run_id is one character off an earlier
+  // incarnation's (still 40 lowercase hex): an exemption that compares only part of the
+  // run_id counts such leases.
+  std::int64_t near_epoch_per_mille = 0;
+  // When > 0 every drawn work duration and every extension interval is a multiple of this
+  // (the generator puts lease, poll, sweep and fault times on the same grid), so calls land
+  // exactly on deadlines.
+  std::int64_t time_quantum_ms = 0;
 
   bool operator==(const RunPlan&) const = default;
   // The simulated time the liveness phase may take to drain every job: a stated bound
   // (INVARIANTS liveness.drain) that grows with backward clock steps.
   std::int64_t liveness_bound_ms() const;
+  // The MAXFAILURES job jN (N from 1) is added with.
+  int max_failures_of(int job) const {
+    return max_failures_vary ? 1 + (job - 1) % max_failures : max_failures;
+  }
 };
 
 // What `trafikey-sim run` lets a user choose; the rest is drawn from the seed.

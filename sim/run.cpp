@@ -116,7 +116,8 @@ class Runner {
       : plan_(plan),
         options_(options),
         world_(WorldOptions{plan.seed, plan.persistence, plan.snapshot_interval_ms,
-                            plan.replication_lag_ms, options.keep_history_text}) {}
+                            plan.replication_lag_ms, options.keep_history_text,
+                            plan.near_epoch_per_mille}) {}
 
   RunSummary run();
 
@@ -140,10 +141,23 @@ class Runner {
     return w.clock.true_time_of(w.clock.value(now_ms) + worker_ms, now_ms + 1);
   }
   std::int64_t extend_interval_ms() const {
-    return std::max<std::int64_t>(1, plan_.lease_ms * plan_.extend_at_per_mille / 1000);
+    return on_grid(std::max<std::int64_t>(1, plan_.lease_ms * plan_.extend_at_per_mille / 1000));
   }
+  // A duration on the plan's time grid (down to a multiple of the quantum, at least one).
+  std::int64_t on_grid(std::int64_t ms) const {
+    const std::int64_t q = plan_.time_quantum_ms;
+    return q > 0 ? std::max(q, ms / q * q) : ms;
+  }
+  void saw(const char* situation) { ++situations_[situation]; }
+  void look_before_call(Args argv);
+  void look_after_call(const CallRecord& rec);
 
-  const CallRecord& call(std::string_view actor, Argv& argv) { return world_.call(actor, argv.views()); }
+  const CallRecord& call(std::string_view actor, Argv& argv) {
+    look_before_call(argv.views());
+    const CallRecord& rec = world_.call(actor, argv.views());
+    look_after_call(rec);
+    return rec;
+  }
   // A lost reply: retry once after a while, or give up, as drawn.
   void maybe_resend(int actor, Args argv) {
     if (!world_.prng().chance(plan_.retry_per_mille)) return;
@@ -211,11 +225,99 @@ class Runner {
   Argv argv_;  // the next call's arguments
   std::vector<std::vector<std::string>> resends_;  // arguments of lost calls to send again
   std::map<std::string, std::int64_t> faults_applied_;
+  std::map<std::string, std::int64_t> situations_;
 };
+
+namespace {
+bool one_char_apart(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  int differ = 0;
+  for (std::size_t i = 0; i < a.size() && differ < 2; ++i) differ += a[i] != b[i];
+  return differ == 1;
+}
+}  // namespace
+
+// What the call is about to meet, read from the server's dataset (never written).
+void Runner::look_before_call(Args argv) {
+  if (argv.size() < 2 || !world_.module_loaded() || !valid_queue_name(argv[1])) return;
+  const Keyspace& data = world_.data();
+  const QueueKeys keys(argv[1]);
+  const std::int64_t now_ms = world_.server_ms();
+  const auto now = static_cast<double>(now_ms);
+  bool wrong = false;
+  const Keyspace::Zset* active = data.zset_at(keys.active(), wrong);
+  const std::string_view verb = argv[0];
+  if (verb == "EMQ.STALLED.CHECK") {
+    if (!active) return;
+    std::int64_t expired = 0;
+    bool near = false, at_deadline = false;
+    const std::string& run_id = world_.run_ids()[static_cast<std::size_t>(world_.incarnation())];
+    for (const auto& [score, member] : active->order) {
+      if (score == now) at_deadline = true;
+      if (!(score < now)) break;
+      ++expired;
+      if (const Keyspace::Hash* row = data.hash_at(keys.row(member), wrong)) {
+        const std::string* stamp = Keyspace::hash_field(*row, "lease_epoch");
+        if (stamp && one_char_apart(*stamp, run_id)) near = true;
+      }
+    }
+    if (at_deadline) saw("sweep-at-a-deadline");
+    if (near) saw("sweep-met-near-epoch");
+    std::int64_t limit = 1000;
+    if (argv.size() >= 5) std::from_chars(argv[4].data(), argv[4].data() + argv[4].size(), limit);
+    if (expired > limit) saw("sweep-cut-by-limit");
+  } else if (verb == "EMQ.CLAIM") {
+    const Keyspace::Zset* pending = data.zset_at(keys.pending(), wrong);
+    if (!pending || argv.size() < 5) return;
+    std::int64_t count = 0;
+    std::from_chars(argv[4].data(), argv[4].data() + argv[4].size(), count);
+    const auto waiting = static_cast<std::int64_t>(pending->scores.size());
+    if (waiting > 0 && count > waiting) saw("claim-count-above-pending");
+    if (count > 1) {
+      std::int64_t claimable = 0;
+      for (const auto& [score, member] : pending->order) {
+        if (claimable >= count) break;
+        if (data.type(keys.row(member)) != KeyType::hash) {
+          saw("claim-met-ghost-count-gt-1");
+          break;
+        }
+        ++claimable;
+      }
+    }
+  } else if (active && (verb == "EMQ.EXTEND" || verb == "EMQ.COMPLETE" || verb == "EMQ.FAIL" ||
+                        verb == "EMQ.EXTENDS")) {
+    // EXTEND, COMPLETE, FAIL: q id ...; EXTENDS: q lease_ms id token ...
+    const std::size_t first = verb == "EMQ.EXTENDS" ? 3 : 2;
+    const std::size_t step = verb == "EMQ.EXTENDS" ? 2 : argv.size();
+    for (std::size_t i = first; i < argv.size(); i += step) {
+      const auto* score = active->scores.find(argv[i]);
+      if (score && score->second == now) {
+        saw("holder-call-at-its-deadline");
+        break;
+      }
+    }
+  }
+}
+
+void Runner::look_after_call(const CallRecord& rec) {
+  if (rec.argv.empty() || rec.reply.is_error()) return;
+  const std::string_view verb = rec.argv[0];
+  if (verb == "EMQ.EXTENDS" && rec.reply.kind() == Reply::Kind::array) {
+    bool live = false, dead = false;
+    for (const Reply& r : rec.reply.items()) (r.as_integer() != 0 ? live : dead) = true;
+    if (live && dead) saw("extends-live-and-dead");
+  } else if (verb == "EMQ.FAIL" && rec.reply.kind() == Reply::Kind::integer) {
+    if (rec.reply.as_integer() == 1) saw("fail-requeued");
+    if (rec.reply.as_integer() == 2) saw("fail-dead");
+  } else if (verb == "EMQ.ADD" && rec.reply.kind() == Reply::Kind::integer && rec.reply.as_integer() == 1 &&
+             rec.argv.size() >= 6 && rec.argv[5] == "1") {
+    saw("add-maxfailures-1");
+  }
+}
 
 void Runner::on_add(const Event& e) {
   argv_.clear().add("EMQ.ADD").add(plan_.queue).add("j", e.actor).add("payload-", e.actor);
-  argv_.add("MAXFAILURES").add(plan_.max_failures);
+  argv_.add("MAXFAILURES").add(std::int64_t{plan_.max_failures_of(e.actor)});
   const CallRecord& rec = call("p", argv_);
   if (rec.lost) {
     maybe_resend(-1, argv_.views());
@@ -231,7 +333,7 @@ void Runner::on_claim(const Event& e) {
   w.claim_pending = false;
   const auto capacity = static_cast<std::int64_t>(plan_.claim_count) - static_cast<std::int64_t>(w.held.size());
   if (capacity <= 0) return;  // a finish will ask again
-  argv_.clear().add("EMQ.CLAIM").add(plan_.queue).add(plan_.lease_ms).add("COUNT").add(capacity);
+  argv_.clear().add("EMQ.CLAIM").add(plan_.queue).add(plan_.lease_ms).add("COUNT").add(capacity + plan_.claim_overask);
   const CallRecord& rec = call(w.name, argv_);
   if (rec.lost || rec.reply.is_error() || rec.reply.kind() != Reply::Kind::array) {
     // the claimed leases of a lost reply are orphaned: no worker holds them
@@ -242,7 +344,7 @@ void Runner::on_claim(const Event& e) {
   for (const Reply& claimed : rec.reply.items()) {
     Held h{claimed.items()[0].text(), claimed.items()[1].as_integer(), ++gens_};
     w.held.push_back(h);
-    const std::int64_t work_ms = world_.prng().between(plan_.work_min_ms, plan_.work_max_ms);
+    const std::int64_t work_ms = on_grid(world_.prng().between(plan_.work_min_ms, plan_.work_max_ms));
     schedule(after_worker_ms(w, work_ms), EventKind::finish, wi, h.gen);
     if (!plan_.use_extends) schedule(after_worker_ms(w, extend_interval_ms()), EventKind::extend_one, wi, h.gen);
   }
@@ -330,7 +432,11 @@ void Runner::on_resend(const Event& e) {
 }
 
 void Runner::on_sweep() {
-  call("s", argv_.clear().add("EMQ.STALLED.CHECK").add(plan_.queue).add(plan_.max_stalled));
+  argv_.clear().add("EMQ.STALLED.CHECK").add(plan_.queue).add(plan_.max_stalled);
+  // Not in the liveness phase: lane rows stay in active (swept elsewhere, EMQ §5), lowest
+  // deadlines first, so a LIMIT at or below their number would starve the sweep forever.
+  if (plan_.sweep_limit > 0 && !liveness_) argv_.add("LIMIT").add(std::int64_t{plan_.sweep_limit});
+  call("s", argv_);
   schedule(world_.true_ms() + plan_.sweep_interval_ms, EventKind::sweep);
 }
 
@@ -416,10 +522,14 @@ RunSummary Runner::run() {
     workers_.push_back(std::move(w));
   }
   for (int j = 1; j <= plan_.jobs; ++j) {
-    schedule(world_.prng().between(0, std::max<std::int64_t>(0, plan_.add_spread_ms - 1)), EventKind::add, j);
+    const std::int64_t at_ms = world_.prng().between(0, std::max<std::int64_t>(0, plan_.add_spread_ms - 1));
+    schedule(plan_.time_quantum_ms > 0 ? at_ms / plan_.time_quantum_ms * plan_.time_quantum_ms : at_ms,
+             EventKind::add, j);
   }
   for (std::size_t i = 0; i < workers_.size(); ++i) {
-    want_claim(static_cast<int>(i), world_.prng().between(0, plan_.poll_ms));
+    const std::int64_t at_ms = world_.prng().between(0, plan_.poll_ms);
+    want_claim(static_cast<int>(i),
+               plan_.time_quantum_ms > 0 ? at_ms / plan_.time_quantum_ms * plan_.time_quantum_ms : at_ms);
   }
   schedule(plan_.sweep_interval_ms, EventKind::sweep);
   for (std::size_t i = 0; i < plan_.faults.size(); ++i) {
@@ -498,11 +608,30 @@ RunSummary Runner::run() {
   summary.end_true_ms = world_.true_ms();
   summary.faults = faults_applied_;
   summary.verdicts = world_.verdict_counts();
+  for (std::size_t i = 2; i < world_.run_ids().size(); ++i) {
+    for (std::size_t j = 1; j < i; ++j) {
+      if (one_char_apart(world_.run_ids()[i], world_.run_ids()[j])) {
+        saw("near-run-id");
+        break;
+      }
+    }
+  }
+  if (summary.calls > 1000) saw("large-run");
+  summary.situations = situations_;
   if (options_.keep_history_text) summary.history = world_.history().text();
   return summary;
 }
 
 }  // namespace
+
+const std::vector<std::string>& situation_names() {
+  static const std::vector<std::string> names{
+      "sweep-cut-by-limit",          "sweep-at-a-deadline", "holder-call-at-its-deadline",
+      "near-run-id",                 "sweep-met-near-epoch", "claim-met-ghost-count-gt-1",
+      "claim-count-above-pending",   "extends-live-and-dead", "fail-requeued",
+      "fail-dead",                   "add-maxfailures-1",   "large-run"};
+  return names;
+}
 
 RunSummary run_plan(const RunPlan& plan, const RunOptions& options) {
   Runner runner(plan, options);

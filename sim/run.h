@@ -10,7 +10,8 @@
 // (EXTENDS for everything it holds, or EXTEND per lease) whenever extend_at_per_mille of
 // the lease has passed on its own clock, then completes or fails. A 0 from an extension
 // or a finish means the lease is gone: the worker drops the job. The sweeper `s` calls
-// STALLED.CHECK every sweep_interval_ms. After a lost reply the caller retries the same
+// STALLED.CHECK every sweep_interval_ms (with the plan's LIMIT in the safety phase only:
+// lane rows stay expired in active, so a small LIMIT could never drain). After a lost reply the caller retries the same
 // call once after 100 ms, or gives up, as drawn. An error reply (e.g. the module did not
 // load) is retried after poll_ms.
 //
@@ -22,6 +23,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "sim/plan.h"
 #include "sim/world.h"
@@ -48,8 +50,26 @@ struct RunSummary {
   std::map<std::string, std::int64_t> faults;    // by fault kind, as applied
   std::map<std::string, std::int64_t> verdicts;  // by sweep verdict
   std::map<std::string, std::int64_t> edges;     // "pending->active" ... from the ledger
+  // Situations the contract cares about, by name (situation_names()), as the driver saw
+  // them around its calls: how often each occurred in this run.
+  std::map<std::string, std::int64_t> situations;
   std::string history;                           // when kept
 };
+
+// The situations run_plan counts (RunSummary::situations):
+//   sweep-cut-by-limit          a sweep's LIMIT below the number of expired members
+//   sweep-at-a-deadline         a sweep at the very ms a lease's deadline falls on
+//   holder-call-at-its-deadline EXTEND, EXTENDS, COMPLETE or FAIL at its lease's deadline
+//   near-run-id                 a process whose run_id is one character off an earlier one's
+//   sweep-met-near-epoch        a sweep over an expired lease stamped one character off the
+//                               current run_id
+//   claim-met-ghost-count-gt-1  a CLAIM with COUNT > 1 that reaches a ghost in pending
+//   claim-count-above-pending   a CLAIM whose COUNT exceeds the (non-zero) pending count
+//   extends-live-and-dead       an EXTENDS answering both 1 and 0
+//   fail-requeued, fail-dead    a FAIL answering 1, or 2
+//   add-maxfailures-1           a job added with MAXFAILURES 1
+//   large-run                   a run of more than 1000 calls
+const std::vector<std::string>& situation_names();
 
 RunSummary run_plan(const RunPlan& plan, const RunOptions& options = {});
 

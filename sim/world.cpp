@@ -24,6 +24,20 @@ void World::start_process(std::string_view why, std::int64_t survived_calls,
                           std::int64_t lost_calls) {
   Outcome<std::string> read = std::string();
   std::string drawn = prng_.run_id();
+  if (options_.near_epoch_per_mille > 0 && prng_.chance(options_.near_epoch_per_mille)) {
+    // adversarial: one character away from an earlier process's run_id
+    std::vector<const std::string*> earlier;
+    for (const auto& id : run_ids_) {
+      if (Epoch::valid_run_id(id)) earlier.push_back(&id);
+    }
+    if (!earlier.empty()) {
+      drawn = *earlier[static_cast<std::size_t>(prng_.between(0, static_cast<std::int64_t>(earlier.size()) - 1))];
+      const auto at = static_cast<std::size_t>(prng_.between(0, static_cast<std::int64_t>(drawn.size()) - 1));
+      static constexpr std::string_view hex = "0123456789abcdef";
+      const auto was = hex.find(drawn[at]);
+      drawn[at] = hex[(was + static_cast<std::size_t>(prng_.between(1, 15))) % 16];
+    }
+  }
   switch (epoch_fault_) {
     case EpochFault::none: read = drawn; break;
     case EpochFault::fail: read = Reply::error("ERR EMQ host call failed"); break;

@@ -59,6 +59,9 @@ struct WorldOptions {
   std::int64_t snapshot_interval_ms = 3000;
   std::int64_t replication_lag_ms = 250;
   bool keep_history_text = true;
+  // The share of starts whose run_id is an earlier incarnation's with one character
+  // changed (anywhere; still 40 lowercase hex). 0 draws nothing extra.
+  std::int64_t near_epoch_per_mille = 0;
 };
 
 enum class EpochFault : std::uint8_t { none, fail, malformed };

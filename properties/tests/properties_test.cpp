@@ -20,7 +20,9 @@
 #include <optional>
 #include <sstream>
 
+#include "properties/campaign.h"
 #include "properties/checked_run.h"
+#include "properties/coverage.h"
 #include "properties/failure_files.h"
 #include "properties/generators.h"
 #include "sim/prng.h"
@@ -80,11 +82,25 @@ std::optional<std::string>& target_invariant() {
   return target;
 }
 
+// What the All property's runs reached (coverage.h): the runs RapidCheck generated, not
+// the shrinks of a failure (a failing property fails anyway).
+CampaignResult& all_coverage() {
+  static CampaignResult coverage;
+  return coverage;
+}
+
 // Runs the plan; fails on any violation (naming it, and whether it is of `family`), and
 // writes the failure files. An empty family: every invariant is the property's own.
 void hold(const sim::RunPlan& plan, std::initializer_list<std::string_view> family,
-          const std::string& property) {
+          const std::string& property, CampaignResult* coverage = nullptr) {
   const CheckedRun run = run_checked(plan, false);
+  if (coverage && run.violations.empty()) {
+    for (const auto& [k, n] : run.summary.faults) coverage->faults[k] += n;
+    for (const auto& [k, n] : run.summary.verdicts) coverage->verdicts[k] += n;
+    for (const auto& [k, n] : run.edges) coverage->edges[k] += n;
+    for (const auto& [k, n] : run.summary.situations) coverage->situations[k] += n;
+    ++coverage->passed;
+  }
   RC_CLASSIFY(run.summary.faults.empty(), "no faults");
   for (const auto& [verdict, n] : run.summary.verdicts) RC_TAG(verdict);
   if (run.violations.empty()) return;
@@ -142,9 +158,31 @@ TRAFIKEY_PROP(Liveness, every_job_drains_once_faults_stop) {
   hold(plan, {"liveness.drain"}, "liveness");
 }
 
-TRAFIKEY_PROP(All, every_invariant_holds_under_every_fault) {
-  const auto plan = *gen_plan(full_space());
-  hold(plan, {}, "all");
+// The All property also gates coverage (coverage.h, Antithesis' "sometimes"): over its
+// runs every target must be reached at least once, or the test fails naming each one that
+// was not. (In the property's own test, so the gate costs no runs of its own.)
+void all_property() {
+  // full_space with a share of large runs (the campaign's and the mutants' space has none:
+  // a mutant caught first in a large run shrinks too slowly to a short history)
+  static const PlanSpace space = [] {
+    PlanSpace s = full_space();
+    s.large_per_mille = 50;
+    return s;
+  }();
+  const auto plan = *gen_plan(space);
+  hold(plan, {}, "all", &all_coverage());
+}
+
+TEST(All, every_invariant_holds_under_every_fault_and_every_coverage_target_is_reached) {
+  target_invariant().reset();
+  all_coverage() = {};
+  check_property(&all_property);
+  const CampaignResult& reached = all_coverage();
+  std::cout << "coverage over " << reached.passed << " passing runs:\n" << coverage_table(reached);
+  const auto missing = unreached_targets(reached);
+  std::string names;
+  for (const auto& m : missing) names += "\n  " + m;
+  EXPECT_TRUE(missing.empty()) << "coverage targets never reached within the budget:" << names;
 }
 
 // sim.determinism, as FoundationDB does it: a share of runs is executed twice.

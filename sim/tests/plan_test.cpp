@@ -49,6 +49,11 @@ std::string nlohmann_json(const RunPlan& plan) {
     faults.push_back({{"at_ms", f.at_ms}, {"kind", fault_name(f.kind)}, {"amount", f.amount},
                       {"target", f.target}});
   }
+  j["sweep_limit"] = plan.sweep_limit;
+  j["claim_overask"] = plan.claim_overask;
+  j["max_failures_vary"] = plan.max_failures_vary;
+  j["near_epoch_per_mille"] = plan.near_epoch_per_mille;
+  j["time_quantum_ms"] = plan.time_quantum_ms;
   return j.dump();
 }
 
@@ -108,7 +113,9 @@ TEST(Plan, json_text_is_as_documented) {
             "\"work_max_ms\":2500,\"fail_per_mille\":150,\"retry_per_mille\":500,\"poll_ms\":150,"
             "\"max_failures\":3,\"max_stalled\":2,\"sweep_interval_ms\":400,\"persistence\":\"always\","
             "\"snapshot_interval_ms\":3000,\"replication_lag_ms\":250,\"safety_ms\":15000,"
-            "\"faults\":[{\"at_ms\":7,\"kind\":\"clock_step\",\"amount\":-250,\"target\":-1}]}");
+            "\"faults\":[{\"at_ms\":7,\"kind\":\"clock_step\",\"amount\":-250,\"target\":-1}],"
+            "\"sweep_limit\":0,\"claim_overask\":0,\"max_failures_vary\":false,"
+            "\"near_epoch_per_mille\":0,\"time_quantum_ms\":0}");
 }
 
 // --faults: every kind by its own name, the groups, the old spelling lost-reply; a bad

@@ -1,0 +1,59 @@
+#include "properties/coverage.h"
+
+#include <cstdio>
+
+#include "sim/plan.h"
+#include "sim/run.h"
+
+namespace trafikey::properties {
+
+const std::vector<CoverageTarget>& coverage_targets() {
+  static const std::vector<CoverageTarget> targets = [] {
+    std::vector<CoverageTarget> t;
+    for (const char* v : {"ghost", "lane", "exempt", "counted-recovered", "counted-dead"}) {
+      t.push_back({"verdict", v});
+    }
+    for (const char* e : {"pending->active", "active->pending", "active->done", "active->dead"}) {
+      t.push_back({"edge", e});
+    }
+    for (std::uint8_t k = 0; k <= static_cast<std::uint8_t>(sim::FaultKind::lane_mark); ++k) {
+      t.push_back({"fault", std::string(sim::fault_name(static_cast<sim::FaultKind>(k)))});
+    }
+    for (const auto& s : sim::situation_names()) t.push_back({"situation", s});
+    return t;
+  }();
+  return targets;
+}
+
+std::int64_t coverage_count(const CampaignResult& result, const CoverageTarget& target) {
+  const std::map<std::string, std::int64_t>* counts = nullptr;
+  if (target.family == "verdict") counts = &result.verdicts;
+  if (target.family == "edge") counts = &result.edges;
+  if (target.family == "fault") counts = &result.faults;
+  if (target.family == "situation") counts = &result.situations;
+  if (!counts) return 0;
+  const auto it = counts->find(target.name);
+  return it == counts->end() ? 0 : it->second;
+}
+
+std::vector<std::string> unreached_targets(const CampaignResult& result) {
+  std::vector<std::string> missing;
+  for (const auto& t : coverage_targets()) {
+    if (coverage_count(result, t) == 0) missing.push_back(t.family + " " + t.name);
+  }
+  return missing;
+}
+
+std::string coverage_table(const CampaignResult& result) {
+  std::string out;
+  char line[160];
+  for (const auto& t : coverage_targets()) {
+    const std::int64_t n = coverage_count(result, t);
+    std::snprintf(line, sizeof line, "  %-10s %-28s %lld%s\n", t.family.c_str(), t.name.c_str(),
+                  static_cast<long long>(n), n == 0 ? "   <- never reached" : "");
+    out += line;
+  }
+  return out;
+}
+
+}  // namespace trafikey::properties
