@@ -29,20 +29,6 @@ std::string read_text(const std::string& path) {
   return std::move(*text);
 }
 
-// One "field:value" of an INFO text; empty when absent.
-std::string info_field(const std::string& text, std::string_view field) {
-  const std::string needle = std::string(field) + ":";
-  for (std::size_t at = 0; at < text.size();) {
-    const std::size_t end = text.find("\r\n", at);
-    const std::string_view line(text.data() + at,
-                                (end == std::string::npos ? text.size() : end) - at);
-    if (line.starts_with(needle)) return std::string(line.substr(needle.size()));
-    if (end == std::string::npos) break;
-    at = end + 2;
-  }
-  return {};
-}
-
 std::string info(real::ServerConnection& c, std::string_view section) {
   const Reply r = c.call({"INFO", section});
   if (r.kind() != Reply::Kind::bulk) throw std::runtime_error("bench: INFO failed: " + r.text());
@@ -89,15 +75,15 @@ real::ServerConfig module_server_config(std::vector<std::string> extra_args) {
 std::string server_facts(real::ServerConnection& c) {
   const std::string server = info(c, "server");
   std::string name = "redis";
-  std::string version = info_field(server, "redis_version");
-  if (const std::string valkey = info_field(server, "valkey_version"); !valkey.empty()) {
+  std::string version = real::info_field(server, "redis_version");
+  if (const std::string valkey = real::info_field(server, "valkey_version"); !valkey.empty()) {
     name = "valkey";
     version = valkey;
   }
   utsname uts{};
   ::uname(&uts);
   std::ostringstream out;
-  out << name << " " << version << " (" << info_field(server, "executable") << ")"
+  out << name << " " << version << " (" << real::info_field(server, "executable") << ")"
       << ", nproc " << std::thread::hardware_concurrency() << ", " << cpu_model() << ", "
       << uts.sysname << " " << uts.release;
   return out.str();
@@ -105,8 +91,8 @@ std::string server_facts(real::ServerConnection& c) {
 
 double server_main_cpu_s(real::ServerConnection& c) {
   const std::string cpu = info(c, "cpu");
-  const std::string user = info_field(cpu, "used_cpu_user_main_thread");
-  const std::string sys = info_field(cpu, "used_cpu_sys_main_thread");
+  const std::string user = real::info_field(cpu, "used_cpu_user_main_thread");
+  const std::string sys = real::info_field(cpu, "used_cpu_sys_main_thread");
   if (user.empty() || sys.empty()) return 0;  // an older server: no per-thread figures
   return std::strtod(user.c_str(), nullptr) + std::strtod(sys.c_str(), nullptr);
 }
@@ -117,7 +103,7 @@ CommandStat command_stat(real::ServerConnection& c, std::string_view command) {
   for (char& ch : text) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
   std::string name = "cmdstat_" + std::string(command);
   for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  const std::string line = info_field(text, name);
+  const std::string line = real::info_field(text, name);
   CommandStat stat;
   // calls=3,usec=1234,usec_per_call=411.33,...
   std::istringstream in(line);

@@ -312,19 +312,22 @@ void RealServer::reap(std::chrono::milliseconds grace) {
   pid_ = -1;
 }
 
-std::string RealServer::info(const std::string& section, std::string_view field) const {
-  ServerConnection c = connect();
-  const Reply r = c.call({"INFO", section});
-  const std::string needle = std::string(field) + ":";
-  const std::string& text = r.text();
+std::string info_field(std::string_view text, std::string_view field) {
   for (std::size_t at = 0; at < text.size();) {
     std::size_t end = text.find("\r\n", at);
-    if (end == std::string::npos) end = text.size();
-    const std::string_view line(text.data() + at, end - at);
-    if (line.starts_with(needle)) return std::string(line.substr(needle.size()));
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(at, end - at);
+    if (line.size() > field.size() && line.starts_with(field) && line[field.size()] == ':') {
+      return std::string(line.substr(field.size() + 1));
+    }
     at = end + 2;
   }
   return {};
+}
+
+std::string RealServer::info(const std::string& section, std::string_view field) const {
+  ServerConnection c = connect();
+  return info_field(c.call({"INFO", section}).text(), field);
 }
 
 void RealServer::copy_from(const RealServer& primary) {

@@ -33,6 +33,9 @@ struct redisContext;
 
 namespace trafikey::real {
 
+// "field:value" of an INFO reply's text: the value, empty when the field is absent.
+std::string info_field(std::string_view info_text, std::string_view field);
+
 // $TRAFIKEY_SERVER_BIN, else valkey-server on PATH, else redis-server on PATH; empty when
 // none is found.
 std::string find_server_binary();

@@ -30,19 +30,6 @@ std::string glob_prefix(std::string_view prefix) {
 
 std::string queue_prefix(std::string_view queue) { return std::string(QueueKeys(queue).prefix()); }
 
-// "field:value" of an INFO reply; empty when absent.
-std::string info_field(const std::string& text, std::string_view field) {
-  const std::string needle = std::string(field) + ":";
-  for (std::size_t at = 0; at < text.size();) {
-    std::size_t end = text.find("\r\n", at);
-    if (end == std::string::npos) end = text.size();
-    const std::string_view line(text.data() + at, end - at);
-    if (line.starts_with(needle)) return std::string(line.substr(needle.size()));
-    at = end + 2;
-  }
-  return {};
-}
-
 }  // namespace
 
 std::string RealTarget::describe() const {
@@ -123,7 +110,7 @@ RealSession::Process RealSession::opened() {
   admin_.emplace(connect());
   Process p;
   p.incarnation = real_ids_.size();
-  p.run_id = info_field(admin_call({"INFO", "server"}).text(), "run_id");
+  p.run_id = real::info_field(admin_call({"INFO", "server"}).text(), "run_id");
   p.epoch = admin_call({"EMQ.EPOCH"});
   return p;
 }
