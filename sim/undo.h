@@ -47,6 +47,26 @@ class UndoLog {
   // Empties the log; positions start again at 0 (the keyspace was emptied too).
   void clear();
 
+  // ---- read: which keys the writes after a position touched (the invariant checker
+  // judges only those after a call). What an entry wrote: a hash field, a zset member, or
+  // a whole key (INCR, SET, DEL; its name is empty).
+  enum class Wrote : std::uint8_t { field, member, key };
+  // Calls f(wrote, key, name) for each entry after `from`, oldest first, and answers
+  // true; false (and no call) when the entries since `from` are not all held: `from` is
+  // before oldest() or after position() (the log was cleared since).
+  template <class F>
+  bool each_since(std::int64_t from, F&& f) const {
+    if (from < oldest() || from > position()) return false;
+    for (auto i = static_cast<std::size_t>(from - base_); i < entries_.size(); ++i) {
+      const Entry& e = entries_[i];
+      const Wrote wrote = e.kind == Entry::Kind::field    ? Wrote::field
+                          : e.kind == Entry::Kind::member ? Wrote::member
+                                                          : Wrote::key;
+      f(wrote, view(e.key), view(e.name));
+    }
+    return true;
+  }
+
  private:
   struct Span {
     std::uint32_t offset = 0, size = 0;
