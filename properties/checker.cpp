@@ -53,7 +53,7 @@ std::string field_or(const Keyspace& data, const std::string& row, std::string_v
   return v ? *v : std::string(absent);
 }
 
-std::int64_t count_of(const std::string& text) {
+std::int64_t count_of(std::string_view text) {
   if (text == "-" || text.empty()) return 0;
   return parse_int64(text).value_or(-1);
 }
@@ -63,8 +63,29 @@ std::string stamp_text(const std::optional<sim::LeaseStamp>& s) {
   return "incarnation " + std::to_string(s->incarnation) + " at t=" + std::to_string(s->true_ms);
 }
 
-std::string lease_story(const JobTruth& job) {
-  std::string s = "lease of " + job.id + " (token " + std::to_string(job.token) + ")";
+// One row's fields, its key looked up once.
+class RowView {
+ public:
+  RowView(const Keyspace& data, const QueueKeys& keys, std::string_view id) {
+    bool wrong = false;
+    hash_ = data.hash_at(keys.row_name(id).view(), wrong);
+  }
+  const std::string* field(std::string_view name) const {
+    return hash_ ? Keyspace::hash_field(*hash_, name) : nullptr;
+  }
+  std::string_view field_or(std::string_view name, std::string_view absent = "-") const {
+    const std::string* v = field(name);
+    return v ? std::string_view(*v) : absent;
+  }
+
+ private:
+  const Keyspace::Hash* hash_ = nullptr;
+};
+
+// A job's lease as the ledger knew it (a JobTruth or the checker's copy of one).
+template <class Job>
+std::string lease_story(std::string_view id, const Job& job) {
+  std::string s = "lease of " + std::string(id) + " (token " + std::to_string(job.token) + ")";
   if (job.granted) s += ", granted by " + stamp_text(job.granted);
   if (job.stamp && job.granted && job.stamp->call != job.granted->call) {
     s += ", last extended by " + stamp_text(job.stamp);
@@ -72,6 +93,30 @@ std::string lease_story(const JobTruth& job) {
   if (!job.granted && !job.stamp) s += ", never granted in this history";
   return s;
 }
+
+// "emq:{q}:pending" (or active, done, dead) -> q; nullopt for any other key.
+std::optional<std::string_view> set_key_queue(std::string_view key) {
+  constexpr std::string_view head = "emq:{";
+  if (!key.starts_with(head)) return std::nullopt;
+  const auto close = key.find('}', head.size());
+  if (close == std::string_view::npos) return std::nullopt;
+  const std::string_view rest = key.substr(close + 1);
+  if (rest != ":pending" && rest != ":active" && rest != ":done" && rest != ":dead") return std::nullopt;
+  return key.substr(head.size(), close - head.size());
+}
+
+// Every string of a reply, nested arrays included.
+template <class F>
+void each_text(const Reply& r, F&& f) {
+  if (r.kind() == Reply::Kind::array) {
+    for (const Reply& x : r.items()) each_text(x, f);
+  } else if (r.kind() == Reply::Kind::bulk || r.kind() == Reply::Kind::simple) {
+    f(std::string_view(r.text()));
+  }
+}
+
+constexpr std::array<JobState, 4> set_states{JobState::pending, JobState::active, JobState::done,
+                                             JobState::dead};
 
 }  // namespace
 
@@ -88,10 +133,40 @@ void Checker::fail(std::string_view id, const World& world, std::string facts) {
   violations_.push_back(std::move(v));
 }
 
+const std::map<std::string, std::int64_t>& Checker::judged() const {
+  judged_.clear();
+  for (std::size_t i = 0; i < judged_counts_.size(); ++i) {
+    if (judged_counts_[i] > 0) judged_.emplace(trafikey::invariant_ids[i], judged_counts_[i]);
+  }
+  return judged_;
+}
+
 // ---- before a call: remember what the judgement needs
 
+Checker::JobSeen Checker::seen(const JobTruth& job) {
+  JobSeen s;
+  s.state = job.state;
+  s.token = job.token;
+  s.holder = job.holder;
+  s.granted = job.granted;
+  s.stamp = job.stamp;
+  s.deadline_server_ms = job.deadline_server_ms;
+  s.failures = job.failures;
+  s.max_failures = job.max_failures;
+  s.lane = job.lane;
+  return s;
+}
+
 void Checker::before_call(const World& world, std::string_view, Args argv) {
+  // where the journals stand: what the call writes is what they hold after these
+  touched_.ids.clear();
+  touched_.queues.clear();
+  touched_.everything = false;
+  new_queue_ = false;
+  const sim::UndoLog* journal = world.data().journal();
+  server_from_ = journal ? journal->position() : -1;
   if (with_model_) {
+    model_from_ = model_.data().journal()->position();
     model::Context ctx;
     ctx.now_ms = world.server_ms();
     ctx.module_loaded = world.module_loaded();
@@ -101,21 +176,28 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
     expect_ = model_.call(argv, ctx);
   }
   before_jobs_.clear();
-  sweep_ = {};
+  sweep_.queue.clear();
+  sweep_.expired.clear();
+  sweep_.rows.clear();
+  sweep_.ledger.clear();
   if (argv.size() < 2 || !valid_queue_name(argv[1])) return;
-  const std::string verb = upper(argv[0]);
-  if (verb.rfind("EMQ.", 0) != 0) return;
-  const std::string q(argv[1]);
-  queues_.insert(q);
+  if (argv[0].size() < 4 || !equals_ignore_case(argv[0].substr(0, 4), "EMQ.")) return;
+  const std::string_view q = argv[1];
+  // a queue first seen: its jobs (a scenario may have written some by hand) judged whole
+  if (!queues_.contains(q)) {
+    queues_.emplace(q);
+    new_queue_ = true;
+  }
   const auto& ledger = world.ledger();
   auto remember = [&](std::string_view id) {
-    if (const JobTruth* job = ledger.job(q, id)) before_jobs_[std::string(id)] = *job;
+    if (const JobTruth* job = ledger.job(q, id)) before_jobs_.emplace_back(std::string(id), seen(*job));
   };
-  if (verb == "EMQ.EXTEND" || verb == "EMQ.COMPLETE" || verb == "EMQ.FAIL") {
+  if (equals_ignore_case(argv[0], "EMQ.EXTEND") || equals_ignore_case(argv[0], "EMQ.COMPLETE") ||
+      equals_ignore_case(argv[0], "EMQ.FAIL")) {
     if (argv.size() > 2) remember(argv[2]);
-  } else if (verb == "EMQ.EXTENDS") {
+  } else if (equals_ignore_case(argv[0], "EMQ.EXTENDS")) {
     for (std::size_t i = 3; i < argv.size(); i += 2) remember(argv[i]);
-  } else if (verb == "EMQ.STALLED.CHECK" && world.module_loaded()) {
+  } else if (equals_ignore_case(argv[0], "EMQ.STALLED.CHECK") && world.module_loaded()) {
     sweep_.queue = q;
     sweep_.max_stalled = argv.size() > 2 ? parse_int64(argv[2]).value_or(0) : 0;
     sweep_.limit = 1000;
@@ -124,18 +206,21 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
     bool wrong = false;
     const Keyspace::Zset* active = world.data().zset_at(keys.active(), wrong);
     if (!active) return;
-    for (const auto& [id, score] : Keyspace::zrange_by_score(
-             *active, static_cast<double>(world.server_ms()), 1000000)) {
-      sweep_.expired.push_back(id);
+    // Only the first LIMIT expired members are due; a sweep that judges any other member
+    // (expired past its LIMIT, or live) fails whichever it is.
+    for (const auto& [score, id] : Keyspace::zrange_by_score_entries(
+             *active, static_cast<double>(world.server_ms()), std::min<std::size_t>(sweep_.limit, 1000000))) {
       RowSeen row;
+      row.rank = sweep_.expired.size();
+      sweep_.expired.emplace_back(id);
       const std::string key = keys.row(id);
       row.exists = world.data().type(key) == KeyType::hash;
       row.state = field_or(world.data(), key, "state");
       row.stalled = field_or(world.data(), key, "stalled");
       row.failures = field_or(world.data(), key, "failures");
       row.lease_epoch = field_or(world.data(), key, "lease_epoch");
-      sweep_.rows[id] = row;
-      if (const JobTruth* job = ledger.job(q, id)) sweep_.ledger[id] = *job;
+      sweep_.rows.emplace(id, std::move(row));
+      if (const JobTruth* job = ledger.job(q, id)) sweep_.ledger.emplace(id, seen(*job));
     }
   }
 }
@@ -147,7 +232,7 @@ void Checker::after_call(const World& world, const CallRecord& call) {
   const std::string verb = call.argv.empty() ? "" : upper(call.argv[0]);
   const Reply& r = call.reply;
   // verb.atomic: a refusal writes nothing; neither does a "not live"/"exists" 0.
-  judge("verb.atomic");
+  judge(id_of("verb.atomic"));
   if (r.is_error() && call.writes != 0) {
     fail("verb.atomic", world, verb + " was refused with \"" + r.text() + "\" but wrote " +
                                    std::to_string(call.writes) + " time(s)");
@@ -170,7 +255,7 @@ void Checker::after_call(const World& world, const CallRecord& call) {
       check_lease_verb(world, call);
     }
     if (verb == "EMQ.CLAIM" && r.kind() == Reply::Kind::array) {
-      judge("queue.fence");
+      judge(id_of("queue.fence"));
       for (const Reply& claimed : r.items()) {
         if (claimed.items().size() != 3) continue;
         const auto key = std::make_pair(std::string(call.argv[1]), claimed.items()[0].text());
@@ -186,27 +271,74 @@ void Checker::after_call(const World& world, const CallRecord& call) {
       }
     }
   }
-  // The model's own moves at this call must be edges of the graph.
-  judge("queue.transitions");
-  for (const auto& [key, job] : world.ledger().jobs()) {
-    if (job.transitions.empty() || job.transitions.back().call != call.index) continue;
-    const auto& t = job.transitions.back();
+  collect_touched(world, call);
+  // The model's own moves at this call must be edges of the graph: the ledger moves only
+  // jobs the call names, all of them in touched_.
+  judge(id_of("queue.transitions"));
+  for (const auto& [q, id] : touched_.ids) {
+    const JobTruth* job = world.ledger().job(q, id);
+    if (!job || job->transitions.empty() || job->transitions.back().call != call.index) continue;
+    const auto& t = job->transitions.back();
     if (!graph_.allowed(t.from, t.to)) {
       fail("queue.transitions", world,
-           verb + " answered as if " + job.id + " moved " + edge_name(t.from, t.to) +
+           verb + " answered as if " + job->id + " moved " + edge_name(t.from, t.to) +
                ", which is not an edge of the state graph");
     }
   }
-  check_state(world);
+  check_touched(world);
   // Last: where a named invariant breaks at this call too, it names the cause first.
   check_model(world, call);
   current_ = nullptr;
 }
 
+void Checker::collect_touched(const World& world, const CallRecord& call) {
+  auto& ids = touched_.ids;
+  const Args argv = call.argv;
+  if (new_queue_) touched_.queues.push_back(argv[1]);
+  // What the ledger moved: jobs the argv or the reply names (a row key's, for DEL and HSET;
+  // any word of an EMQ verb's argv or reply, which is more than the ledger reads).
+  for (std::size_t i = 1; i < argv.size(); ++i) {
+    if (auto row = parse_row_key(argv[i])) ids.emplace_back(row->queue, row->id);
+  }
+  if (argv.size() >= 2 && valid_queue_name(argv[1])) {
+    const std::string_view q = argv[1];
+    for (std::size_t i = 2; i < argv.size(); ++i) ids.emplace_back(q, argv[i]);
+    each_text(call.reply, [&](std::string_view text) { ids.emplace_back(q, text); });
+  }
+  // What the server wrote, from its journal; the model's writes, from its own.
+  writes_.clear();
+  const sim::UndoLog* journal = world.data().journal();
+  const bool told = journal && journal->each_since(server_from_, [&](sim::UndoLog::Wrote wrote,
+                                                                      std::string_view key,
+                                                                      std::string_view name) {
+    if (auto row = parse_row_key(key)) {
+      ids.emplace_back(row->queue, row->id);
+    } else if (auto q = set_key_queue(key)) {
+      if (wrote == sim::UndoLog::Wrote::member) {
+        ids.emplace_back(*q, name);
+      } else {
+        touched_.queues.push_back(*q);  // the set written whole (DEL, SET) or as a hash
+      }
+    }
+    if (with_model_) writes_.push_back({key, name, wrote});
+  });
+  if (!told) touched_.everything = true;
+  if (with_model_) {
+    model_.data().journal()->each_since(model_from_, [&](sim::UndoLog::Wrote wrote, std::string_view key,
+                                                         std::string_view name) {
+      writes_.push_back({key, name, wrote});
+    });
+  }
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  std::sort(touched_.queues.begin(), touched_.queues.end());
+  touched_.queues.erase(std::unique(touched_.queues.begin(), touched_.queues.end()), touched_.queues.end());
+}
+
 void Checker::check_sweep(const World& world, const CallRecord& call) {
   const Reply& r = call.reply;
-  judge("epoch.exempt");
-  judge("epoch.counted");
+  judge(id_of("epoch.exempt"));
+  judge(id_of("epoch.counted"));
   if (r.kind() != Reply::Kind::array || r.items().size() != 8) {
     fail("epoch.counted", world, "STALLED.CHECK answered " + debug_string(r) +
                                      ", not recovered/dead/ghosts/lanes");
@@ -229,8 +361,8 @@ void Checker::check_sweep(const World& world, const CallRecord& call) {
     }
   }
   for (const auto& id : judged) {
-    auto it = std::find(sweep_.expired.begin(), sweep_.expired.end(), id);
-    if (it == sweep_.expired.end() || static_cast<std::size_t>(it - sweep_.expired.begin()) >= due) {
+    auto it = sweep_.rows.find(id);
+    if (it == sweep_.rows.end() || it->second.rank >= due) {
       fail("epoch.counted", world, "the sweep at st=" + std::to_string(call.at.server_ms) +
                                        " judged " + id + ", whose lease had not expired");
     }
@@ -251,7 +383,7 @@ void Checker::check_sweep(const World& world, const CallRecord& call) {
     std::string story;
     if (known != sweep_.ledger.end() && known->second.stamp) {
       stamp_inc = known->second.stamp->incarnation;
-      story = lease_story(known->second);
+      story = lease_story(id, known->second);
     } else {
       // a row the model never saw granted: its stamp is what the row carries
       const auto& ids = world.run_ids();
@@ -300,11 +432,12 @@ void Checker::check_lease_verb(const World& world, const CallRecord& call) {
     if (r.kind() != Reply::Kind::integer || call.argv.size() < 4) return;
     pairs.emplace_back(call.argv[2], parse_int64(call.argv[3]).value_or(-1), r.as_integer());
   }
-  judge("queue.fence");
+  judge(id_of("queue.fence"));
   for (const auto& [id, token, answer] : pairs) {
-    auto it = before_jobs_.find(id);
+    auto it = std::find_if(before_jobs_.begin(), before_jobs_.end(),
+                           [&](const auto& before) { return before.first == id; });
     if (it == before_jobs_.end() || !it->second.granted) continue;  // the model cannot judge
-    const JobTruth& job = it->second;
+    const JobSeen& job = it->second;
     const bool live = job.state == JobState::active && job.token == token &&
                       job.deadline_server_ms >= call.at.server_ms;
     std::string why;
@@ -327,7 +460,7 @@ void Checker::check_lease_verb(const World& world, const CallRecord& call) {
                " (deadline st=" + std::to_string(job.deadline_server_ms) + ")");
     }
     if (verb == "EMQ.FAIL" && live && answer != 0) {
-      judge("queue.budget");
+      judge(id_of("queue.budget"));
       const std::int64_t f = job.failures + 1;
       const std::int64_t expected = f < job.max_failures ? 1 : 2;
       if (answer != expected) {
@@ -356,20 +489,15 @@ void Checker::after_start(const World& world) {
   tokens_.clear();
   for (const auto& [key, job] : world.ledger().jobs()) {
     if (job.token > 0) tokens_[key] = job.token;
-  }
-  for (const auto& q : queues_) {
-    const QueueKeys keys(q);
-    for (const auto& [key, job] : world.ledger().jobs()) {
-      if (key.first != q) continue;
-      const std::string* state = field(world.data(), keys.row(job.id), "state");
-      if (state) shadow_[key] = *state;
-    }
+    if (!queues_.contains(key.first)) continue;
+    const std::string* state = field(world.data(), QueueKeys(key.first).row(job.id), "state");
+    if (state) shadow_[key.first].emplace(job.id, *state);
   }
   check_state(world);
 }
 
 void Checker::check_epoch_load(const World& world) {
-  judge("epoch.load");
+  judge(id_of("epoch.load"));
   const std::string& run_id = world.run_ids().back();
   const std::string_view epoch_call[] = {"EMQ.EPOCH"};
   const Reply answer = world.probe(epoch_call);
@@ -390,7 +518,7 @@ void Checker::check_epoch_load(const World& world) {
 
 void Checker::check_model(const World& world, const CallRecord& call) {
   if (!with_model_) return;
-  judge("verb.model");
+  judge(id_of("verb.model"));
   model_.end_call(call.index);
   // The facts are spelt only when something differs.
   auto head = [&] {
@@ -407,7 +535,11 @@ void Checker::check_model(const World& world, const CallRecord& call) {
     return;
   }
   // Neither the model nor the server wrote: nothing to compare (the phase ends compare all).
-  if (!expect_.writes && call.writes == 0) return;
+  if (!expect_.writes && call.writes == 0 && writes_.empty()) return;
+  if (touched_.everything) {  // the server's journal could not say what it wrote
+    check_model_keyspace(world, head() + ", with the writes unknown");
+    return;
+  }
   std::vector<std::string>& keys = expect_.keys;
   // rows the server's reply names, in case it moved a job the model did not
   const bool claim = call.argv.size() > 1 && equals_ignore_case(call.argv[0], "EMQ.CLAIM");
@@ -421,8 +553,40 @@ void Checker::check_model(const World& world, const CallRecord& call) {
       }
     }
   }
-  for (const auto& key : keys) {
-    std::string diff = model::compare_key(world.data(), model_.data(), key);
+  // and every key either side wrote, though the model's list did not name it
+  std::vector<std::string_view> order(keys.begin(), keys.end());
+  for (const Write& w : writes_) {
+    if (!order.empty() && order.back() == w.key) continue;
+    if (std::find(order.begin(), order.end(), w.key) == order.end()) order.push_back(w.key);
+  }
+  // Before the call the two keyspaces were equal (or a difference was reported: the run
+  // stops at it): a start, a phase end compare them whole, and every call since compared
+  // each key either side wrote. So a sorted set differs now only in its size or in a
+  // member one side wrote: those are compared, not its every member (an O(jobs) compare
+  // per call). Anything else is small and compared whole.
+  const Keyspace& server = world.data();
+  const Keyspace& mine = model_.data();
+  auto differs = [&](std::string_view key) {
+    const Keyspace::Value* a = server.find(key);
+    const Keyspace::Value* b = mine.find(key);
+    if (!a || !b || a->index() != 2 || b->index() != 2) return true;  // compare_key decides
+    for (const Write& w : writes_) {
+      if (w.key == key && w.wrote != sim::UndoLog::Wrote::member) return true;  // written whole
+    }
+    const Keyspace::Zset& x = *std::get<2>(*a);
+    const Keyspace::Zset& y = *std::get<2>(*b);
+    if (x.order.size() != y.order.size()) return true;
+    for (const Write& w : writes_) {
+      if (w.key != key) continue;
+      const auto* p = x.scores.find(w.name);
+      const auto* q = y.scores.find(w.name);
+      if ((p == nullptr) != (q == nullptr) || (p && p->second != q->second)) return true;
+    }
+    return false;
+  };
+  for (std::string_view key : order) {
+    if (!differs(key)) continue;
+    std::string diff = model::compare_key(server, mine, key);
     if (diff.empty()) continue;
     fail("verb.model", world, head() + " as the model expected, but " + diff + note());
     return;
@@ -431,131 +595,230 @@ void Checker::check_model(const World& world, const CallRecord& call) {
 
 void Checker::check_model_keyspace(const World& world, std::string_view when) {
   if (!with_model_) return;
-  judge("verb.model");
-  const std::string diff = model::compare_all(world.data(), model_.data());
+  judge(id_of("verb.model"));
+  // Equal when they hold as many keys and each of the server's is the model's: cheaper
+  // than compare_all, which lists, sorts and merges both sides' keys; that spells a
+  // difference out.
+  const Keyspace& server = world.data();
+  const Keyspace& mine = model_.data();
+  if (server.size() == mine.size()) {
+    const auto keys = server.keys();
+    if (std::all_of(keys.begin(), keys.end(),
+                    [&](const std::string& key) { return model::compare_key(server, mine, key).empty(); })) {
+      return;
+    }
+  }
+  const std::string diff = model::compare_all(server, mine);
   if (diff.empty()) return;
   fail("verb.model", world, "st=" + std::to_string(world.server_ms()) + ", " + std::string(when) +
                                 ": the keyspace differs from the model's: " + diff);
 }
 
 void Checker::at_phase(const World& world, std::string_view name) {
+  // the full scans: after a call only what it touched was judged
+  check_state(world);
   check_model_keyspace(world, name == "end" ? std::string("at the end") : "when phase " + std::string(name) + " begins");
 }
 
-// ---- the whole keyspace
+// ---- the whole keyspace, and the jobs one call touched
 
 void Checker::check_state(const World& world) {
-  judge("queue.conserve");
-  judge("epoch.stamp");
-  judge("queue.budget");
+  judge(id_of("queue.conserve"));
+  judge(id_of("epoch.stamp"));
+  judge(id_of("queue.budget"));
+  for (const auto& q : queues_) check_queue(world, q, nullptr);
+}
+
+void Checker::check_touched(const World& world) {
+  if (touched_.everything) {
+    check_state(world);
+    return;
+  }
+  judge(id_of("queue.conserve"));
+  judge(id_of("epoch.stamp"));
+  judge(id_of("queue.budget"));
+  // queue by queue, in order (as check_state goes): whole, or the touched ids of it
+  const auto& ids = touched_.ids;
+  const auto& whole = touched_.queues;
+  std::vector<std::string_view> of_queue;
+  std::size_t i = 0, w = 0;
+  while (i < ids.size() || w < whole.size()) {
+    std::string_view q;
+    if (w < whole.size() && (i == ids.size() || whole[w] <= ids[i].first)) {
+      q = whole[w];
+    } else {
+      q = ids[i].first;
+    }
+    const bool all = w < whole.size() && whole[w] == q;
+    if (all) ++w;
+    of_queue.clear();
+    for (; i < ids.size() && ids[i].first == q; ++i) of_queue.push_back(ids[i].second);
+    auto known = queues_.find(q);
+    if (known == queues_.end()) continue;  // not a queue of this history's verbs
+    check_queue(world, *known, all ? nullptr : &of_queue);
+  }
+}
+
+void Checker::check_queue(const World& world, const std::string& q,
+                          const std::vector<std::string_view>* ids) {
   const Keyspace& data = world.data();
-  static constexpr std::array<JobState, 4> sets{JobState::pending, JobState::active,
-                                                JobState::done, JobState::dead};
-  for (const auto& q : queues_) {
-    const QueueKeys keys(q);
-    const std::array<std::string_view, 4> set_keys{keys.pending(), keys.active(), keys.done(),
-                                                   keys.dead()};
-    std::map<std::string, std::vector<JobState>> where;
+  const QueueKeys keys(q);
+  const std::array<std::string_view, 4> set_keys{keys.pending(), keys.active(), keys.done(),
+                                                 keys.dead()};
+  std::array<const Keyspace::Zset*, 4> sets{};
+  for (std::size_t i = 0; i < sets.size(); ++i) {
+    bool wrong = false;
+    sets[i] = data.zset_at(set_keys[i], wrong);
+  }
+  const auto& ghosts = world.ledger().ghosts();
+  auto ghost = [&](std::string_view id) {
+    return !ghosts.empty() && ghosts.contains({q, std::string(id)});
+  };
+  Shadow& shadow = shadow_[q];
+  if (!ids) {
+    // every member of the four sets, then every job of the ledger: (id, set) pairs sorted
+    // by id (views into the sets, which do not change while they are judged)
+    std::vector<std::pair<std::string_view, JobState>> members;
     for (std::size_t i = 0; i < sets.size(); ++i) {
-      bool wrong = false;
-      const Keyspace::Zset* z = data.zset_at(set_keys[i], wrong);
-      if (!z) continue;
-      for (const auto& [score, id] : z->order) where[id].push_back(sets[i]);
+      if (!sets[i]) continue;
+      for (const auto& [score, id] : sets[i]->order) members.emplace_back(id, set_states[i]);
     }
-    // every member: one set, a row, the row's state names the set; transitions are edges
-    const auto& ghosts = world.ledger().ghosts();
-    for (const auto& [id, in] : where) {
+    std::stable_sort(members.begin(), members.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::vector<JobState> in;
+    for (std::size_t i = 0; i < members.size();) {
+      const std::string_view id = members[i].first;
+      in.clear();
+      for (; i < members.size() && members[i].first == id; ++i) in.push_back(members[i].second);
       // an operator deleted this row: a ghost until CLAIM or the sweep removes the id
-      if (ghosts.contains({q, id})) continue;
-      const std::string row = keys.row(id);
-      if (in.size() != 1) {
-        std::string list;
-        for (JobState s : in) list += (list.empty() ? "" : " and ") + std::string(job_state_name(s));
-        fail("queue.conserve", world, id + " is in " + list + " at once");
-        continue;
-      }
-      const std::string* state = field(data, row, "state");
-      if (!state) {
-        fail("queue.conserve", world,
-             id + " is in " + std::string(job_state_name(in[0])) + " but has no row: a half-written job");
-        continue;
-      }
-      if (*state != job_state_name(in[0])) {
-        fail("queue.conserve", world, id + " is in " + std::string(job_state_name(in[0])) +
-                                          " but its row says state " + *state);
-      }
-      const auto key = std::make_pair(q, id);
-      auto seen = shadow_.find(key);
-      if (seen != shadow_.end() && seen->second != *state) {
-        auto from = parse_job_state(seen->second);
-        auto to = parse_job_state(*state);
-        judge("queue.transitions");
-        if (!from || !to || !graph_.observe(*from, *to)) {
-          fail("queue.transitions", world,
-               id + " moved " + seen->second + "->" + *state + ", which is not an edge of the state graph");
-        }
-      }
-      shadow_[key] = *state;
-      // budgets
-      const std::int64_t stalled = count_of(field_or(data, row, "stalled"));
-      const std::int64_t failures = count_of(field_or(data, row, "failures"));
-      const std::int64_t max_failures = count_of(field_or(data, row, "max_failures", "3"));
-      if (failures > max_failures && max_failures > 0) {
-        fail("queue.budget", world, id + " has failures " + std::to_string(failures) +
-                                        " over max_failures " + std::to_string(max_failures));
-      }
-      if (in[0] == JobState::dead) {
-        const std::string reason = field_or(data, row, "dead_reason");
-        const bool spent = (reason == "failed" && failures >= max_failures) ||
-                           (reason == "stalled" && stalled >= 1);
-        if (!spent) {
-          fail("queue.budget", world, id + " is dead (dead_reason " + reason + ", failures " +
-                                          std::to_string(failures) + "/" + std::to_string(max_failures) +
-                                          ", stalled " + std::to_string(stalled) +
-                                          ") without a spent budget");
-        }
-      }
+      if (ghost(id)) continue;
+      check_member(world, keys, shadow, id, in);
     }
-    // the model against the server
     for (const auto& [key, job] : world.ledger().jobs()) {
-      if (key.first != q || ghosts.contains(key)) continue;
-      auto it = where.find(job.id);
-      const std::string row = keys.row(job.id);
-      if (it == where.end()) {
-        fail("queue.conserve", world, job.id + " is " + std::string(job_state_name(job.state)) +
-                                          " in the ledger but in no set on the server");
-        continue;
-      }
-      if (it->second.size() == 1 && it->second[0] != job.state) {
-        fail("queue.conserve", world,
-             job.id + " is " + std::string(job_state_name(it->second[0])) + " on the server but " +
-                 std::string(job_state_name(job.state)) + " by the replies the server gave");
-      }
-      const std::int64_t stalled = count_of(field_or(data, row, "stalled"));
-      const std::int64_t failures = count_of(field_or(data, row, "failures"));
-      if (job.granted && (stalled != job.stalled || failures != job.failures)) {
-        fail("queue.budget", world,
-             job.id + " carries stalled " + std::to_string(stalled) + ", failures " +
-                 std::to_string(failures) + "; its history charges stalled " +
-                 std::to_string(job.stalled) + ", failures " + std::to_string(job.failures));
-      }
-      if (job.state == JobState::active && job.stamp) {
-        const std::string epoch = field_or(data, row, "lease_epoch");
-        const std::string& expected = world.run_ids().at(static_cast<std::size_t>(job.stamp->incarnation));
-        if (epoch != expected) {
-          fail("epoch.stamp", world,
-               "active " + job.id + " carries lease_epoch " + epoch + ", but its last " +
-                   (job.stamp->by_claim ? "CLAIM" : "extension") + " ran under incarnation " +
-                   std::to_string(job.stamp->incarnation) + " (run_id " + expected + ") at t=" +
-                   std::to_string(job.stamp->true_ms));
-        }
-      }
+      if (key.first != q || ghost(job.id)) continue;
+      in.clear();
+      auto it = std::lower_bound(members.begin(), members.end(), std::string_view(job.id),
+                                 [](const auto& m, std::string_view id) { return m.first < id; });
+      for (; it != members.end() && it->first == job.id; ++it) in.push_back(it->second);
+      check_ledger_job(world, keys, job, in);
+    }
+    return;
+  }
+  // the same judgements, in the same order, of the touched ids only
+  std::vector<JobState> in;
+  auto sets_of = [&](std::string_view id) {
+    in.clear();
+    for (std::size_t i = 0; i < sets.size(); ++i) {
+      if (sets[i] && sets[i]->scores.contains(id)) in.push_back(set_states[i]);
+    }
+  };
+  for (std::string_view id : *ids) {
+    sets_of(id);
+    if (in.empty() || ghost(id)) continue;
+    check_member(world, keys, shadow, id, in);
+  }
+  for (std::string_view id : *ids) {
+    const JobTruth* job = world.ledger().job(q, id);
+    if (!job || ghost(id)) continue;
+    sets_of(id);
+    check_ledger_job(world, keys, *job, in);
+  }
+}
+
+// A member of the queue's sets (not a ghost): one set, a row whose state names it, a move
+// that is an edge, budgets within bounds.
+void Checker::check_member(const World& world, const QueueKeys& keys, Shadow& shadow,
+                           std::string_view id, const std::vector<JobState>& in) {
+  if (in.size() != 1) {
+    std::string list;
+    for (JobState s : in) list += (list.empty() ? "" : " and ") + std::string(job_state_name(s));
+    fail("queue.conserve", world, std::string(id) + " is in " + list + " at once");
+    return;
+  }
+  const RowView row(world.data(), keys, id);
+  const std::string* state = row.field("state");
+  if (!state) {
+    fail("queue.conserve", world, std::string(id) + " is in " + std::string(job_state_name(in[0])) +
+                                      " but has no row: a half-written job");
+    return;
+  }
+  if (*state != job_state_name(in[0])) {
+    fail("queue.conserve", world, std::string(id) + " is in " + std::string(job_state_name(in[0])) +
+                                      " but its row says state " + *state);
+  }
+  auto seen = shadow.find(id);
+  if (seen == shadow.end()) {
+    shadow.emplace(std::string(id), *state);
+  } else if (seen->second != *state) {
+    auto from = parse_job_state(seen->second);
+    auto to = parse_job_state(*state);
+    judge(id_of("queue.transitions"));
+    if (!from || !to || !graph_.observe(*from, *to)) {
+      fail("queue.transitions", world,
+           std::string(id) + " moved " + seen->second + "->" + *state +
+               ", which is not an edge of the state graph");
+    }
+    seen->second = *state;
+  }
+  // budgets
+  const std::int64_t stalled = count_of(row.field_or("stalled"));
+  const std::int64_t failures = count_of(row.field_or("failures"));
+  const std::int64_t max_failures = count_of(row.field_or("max_failures", "3"));
+  if (failures > max_failures && max_failures > 0) {
+    fail("queue.budget", world, std::string(id) + " has failures " + std::to_string(failures) +
+                                    " over max_failures " + std::to_string(max_failures));
+  }
+  if (in[0] == JobState::dead) {
+    const std::string_view reason = row.field_or("dead_reason");
+    const bool spent = (reason == "failed" && failures >= max_failures) ||
+                       (reason == "stalled" && stalled >= 1);
+    if (!spent) {
+      fail("queue.budget", world, std::string(id) + " is dead (dead_reason " + std::string(reason) +
+                                      ", failures " + std::to_string(failures) + "/" +
+                                      std::to_string(max_failures) + ", stalled " +
+                                      std::to_string(stalled) + ") without a spent budget");
+    }
+  }
+}
+
+// A job of the ledger (not a ghost) against the server: in a set, the set its replies
+// imply, charged as its history charges, stamped by the process of its last lease.
+void Checker::check_ledger_job(const World& world, const QueueKeys& keys, const JobTruth& job,
+                               const std::vector<JobState>& in) {
+  const RowView row(world.data(), keys, job.id);
+  if (in.empty()) {
+    fail("queue.conserve", world, job.id + " is " + std::string(job_state_name(job.state)) +
+                                      " in the ledger but in no set on the server");
+    return;
+  }
+  if (in.size() == 1 && in[0] != job.state) {
+    fail("queue.conserve", world,
+         job.id + " is " + std::string(job_state_name(in[0])) + " on the server but " +
+             std::string(job_state_name(job.state)) + " by the replies the server gave");
+  }
+  const std::int64_t stalled = count_of(row.field_or("stalled"));
+  const std::int64_t failures = count_of(row.field_or("failures"));
+  if (job.granted && (stalled != job.stalled || failures != job.failures)) {
+    fail("queue.budget", world,
+         job.id + " carries stalled " + std::to_string(stalled) + ", failures " +
+             std::to_string(failures) + "; its history charges stalled " +
+             std::to_string(job.stalled) + ", failures " + std::to_string(job.failures));
+  }
+  if (job.state == JobState::active && job.stamp) {
+    const std::string_view epoch = row.field_or("lease_epoch");
+    const std::string& expected = world.run_ids().at(static_cast<std::size_t>(job.stamp->incarnation));
+    if (epoch != expected) {
+      fail("epoch.stamp", world,
+           "active " + job.id + " carries lease_epoch " + std::string(epoch) + ", but its last " +
+               (job.stamp->by_claim ? "CLAIM" : "extension") + " ran under incarnation " +
+               std::to_string(job.stamp->incarnation) + " (run_id " + expected + ") at t=" +
+               std::to_string(job.stamp->true_ms));
     }
   }
 }
 
 void Checker::check_drain(const World& world, std::string_view outcome, std::int64_t bound_ms) {
-  judge("liveness.drain");
+  judge(id_of("liveness.drain"));
   if (outcome == "drained") return;
   std::string stuck;
   for (const auto& [key, job] : world.ledger().jobs()) {

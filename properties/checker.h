@@ -2,7 +2,10 @@
 //
 // Attached to a World as its observer, the checker compares the server (its rows and
 // sets, its replies) with the ledger (the reference model fed by replies) after every
-// call, after every start of a server process, and over the whole keyspace at each step.
+// call and after every start of a server process: over the whole keyspace at each start,
+// phase boundary and the end, and after a call over the jobs and keys that call touched
+// (its argv, its reply, and what the server and the model wrote, read from their
+// keyspaces' journals), which is all a call can change.
 // A broken invariant becomes a Violation naming the invariant id, the step (call index
 // and history line) and the facts, e.g.
 //   epoch.exempt at call 41 (history line 57): lease of j3 (token 2), granted by
@@ -16,16 +19,22 @@
 // share twice), verb.replicated (real-server tests), sim.differential (scenario runner).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
+#include "core/bytes.h"
 #include "core/invariants.h"
+#include "core/keys.h"
 #include "properties/model/model.h"
 #include "properties/state_graph.h"
+#include "sim/undo.h"
 #include "sim/world.h"
 
 namespace trafikey::properties {
@@ -62,7 +71,10 @@ class Checker final : public sim::WorldObserver {
   void after_start(const sim::World& world) override;
   void at_phase(const sim::World& world, std::string_view name) override;
 
-  // The whole-keyspace checks (conserve, stamp, budget); after_call runs them too.
+  // The whole-keyspace checks (conserve, stamp, budget), over every job of every queue:
+  // run at each start of a process, at each phase boundary and at the end (and by a
+  // scenario's `check invariants`). After a call the same checks run on the jobs the call
+  // touched only (see Touched): nothing else can have changed.
   void check_state(const sim::World& world);
   // liveness.drain: `outcome` is the run's ("drained" passes).
   void check_drain(const sim::World& world, std::string_view outcome, std::int64_t bound_ms);
@@ -70,44 +82,101 @@ class Checker final : public sim::WorldObserver {
   bool failed() const { return !violations_.empty(); }
   const std::vector<Violation>& violations() const { return violations_; }
   // How many times each invariant was judged (0: not judged in this history).
-  const std::map<std::string, std::int64_t>& judged() const { return judged_; }
+  const std::map<std::string, std::int64_t>& judged() const;
   const StateGraph& graph() const { return graph_; }
 
  private:
   struct RowSeen {  // a row as the server held it before a call
     bool exists = false;
+    std::size_t rank = 0;  // its place among the expired members, lowest deadline first
     std::string state, stalled, failures, lease_epoch;
+  };
+  // What the ledger knew of a job before a call: its JobTruth but the transitions (a
+  // vector that grows with the run, and which no judgement before a call reads).
+  struct JobSeen {
+    JobState state = JobState::pending;
+    std::int64_t token = 0;
+    std::string holder;
+    std::optional<sim::LeaseStamp> granted, stamp;
+    std::int64_t deadline_server_ms = 0;
+    std::int64_t failures = 0, max_failures = 3;
+    bool lane = false;
   };
   struct SweepBefore {
     std::string queue;
     std::int64_t max_stalled = 0;
     std::size_t limit = 0;
-    std::vector<std::string> expired;                  // lowest deadline first
-    std::map<std::string, RowSeen> rows;               // expired members' rows
-    std::map<std::string, sim::JobTruth> ledger;       // the model before the sweep
+    std::vector<std::string> expired;                  // lowest deadline first, up to LIMIT
+    std::map<std::string, RowSeen> rows;               // those members' rows
+    std::map<std::string, JobSeen> ledger;             // the model before the sweep
+  };
+  // What one call touched: the jobs it can have changed, on the server or in the ledger.
+  // The ledger moves only the jobs a call's argv or reply names; the server changes only
+  // what it writes, and every write goes through its keyspace's journal (sim/undo.h),
+  // whatever the core meant to write: a sweep that moves a member past its LIMIT shows
+  // there, not in its argv. So the per-call checks judge these jobs and no others. The
+  // views point into the call's argv and reply and into the journals, which do not change
+  // while the call is judged.
+  struct Touched {
+    std::vector<std::pair<std::string_view, std::string_view>> ids;  // (queue, id)
+    std::vector<std::string_view> queues;  // judged whole: a set written whole, a new queue
+    bool everything = false;               // a journal could not tell: the whole keyspace
+  };
+  // One write of the call, by the server or by the model (verb.model compares the keys).
+  struct Write {
+    std::string_view key, name;  // name: the hash field or zset member ("" for a whole key)
+    sim::UndoLog::Wrote wrote = sim::UndoLog::Wrote::key;
   };
 
-  void judge(std::string_view id) { ++judged_[std::string(id)]; }
+  // An id's place in core/invariants.h's list, found at compile time (a misspelt id does
+  // not compile): judge() runs several times a call, and a map keyed by strings cost a
+  // string and a tree walk each time.
+  static consteval std::size_t id_of(std::string_view id) {
+    for (std::size_t i = 0; i < trafikey::invariant_ids.size(); ++i) {
+      if (trafikey::invariant_ids[i] == id) return i;
+    }
+    throw "not an invariant id of core/invariants.h";
+  }
+  void judge(std::size_t id) { ++judged_counts_[id]; }
   void fail(std::string_view id, const sim::World& world, std::string facts);
   void check_sweep(const sim::World& world, const sim::CallRecord& call);
   void check_lease_verb(const sim::World& world, const sim::CallRecord& call);
   void check_transitions(const sim::World& world);
   void check_epoch_load(const sim::World& world);
   void check_model(const sim::World& world, const sim::CallRecord& call);
+  // What the call touched (touched_, writes_), from its argv, its reply and the journals.
+  void collect_touched(const sim::World& world, const sim::CallRecord& call);
   void check_model_keyspace(const sim::World& world, std::string_view when);
+  // The per-call form of check_state: the jobs `touched_` names.
+  void check_touched(const sim::World& world);
+  // check_state's judgements of one queue: of every job (ids null) or of `ids` (sorted).
+  void check_queue(const sim::World& world, const std::string& q, const std::vector<std::string_view>* ids);
+  using Shadow = std::unordered_map<std::string, std::string, StringHash, StringEqual>;
+  void check_member(const sim::World& world, const QueueKeys& keys, Shadow& shadow, std::string_view id,
+                    const std::vector<JobState>& in);
+  void check_ledger_job(const sim::World& world, const QueueKeys& keys, const sim::JobTruth& job,
+                        const std::vector<JobState>& in);
+  static JobSeen seen(const sim::JobTruth& job);
 
   std::vector<Violation> violations_;
-  std::map<std::string, std::int64_t> judged_;
+  std::array<std::int64_t, trafikey::invariant_ids.size()> judged_counts_{};
+  mutable std::map<std::string, std::int64_t> judged_;  // judged()'s answer, built from the counts
   StateGraph graph_;
-  // The state each job's row was last seen in, per (queue, id): transitions are judged
-  // against it. Rebuilt at every start (persistence may roll rows back).
-  std::map<std::pair<std::string, std::string>, std::string> shadow_;
-  std::set<std::string> queues_;  // queues the history has touched
+  // The state each job's row was last seen in, per queue and id: transitions are judged
+  // against it. Rebuilt at every start (persistence may roll rows back). Hashed: it is
+  // looked up for every job a call touches and never listed.
+  std::map<std::string, Shadow, std::less<>> shadow_;
+  std::set<std::string, std::less<>> queues_;  // queues the history has touched
   // Snapshot taken in before_call for the call being judged.
-  std::map<std::string, sim::JobTruth> before_jobs_;  // lease verbs: the model's view
+  std::vector<std::pair<std::string, JobSeen>> before_jobs_;  // lease verbs: the model's view
   std::map<std::pair<std::string, std::string>, std::int64_t> tokens_;  // highest token granted
   SweepBefore sweep_;
   const sim::CallRecord* current_ = nullptr;
+  // The call being judged: the journals' positions before it, and what it touched.
+  std::int64_t server_from_ = -1, model_from_ = -1;
+  Touched touched_;
+  bool new_queue_ = false;  // the call's queue is first seen at it
+  std::vector<Write> writes_;
   // verb.model: the model follows the world; expect_ is its prediction for the call.
   bool with_model_ = true;
   model::Model model_;
