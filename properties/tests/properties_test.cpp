@@ -185,6 +185,32 @@ TEST(All, every_invariant_holds_under_every_fault_and_every_coverage_target_is_r
   EXPECT_TRUE(missing.empty()) << "coverage targets never reached within the budget:" << names;
 }
 
+// verb.model's own space: every reply and every written key against the model of EMQ.md
+// (properties/model/) where the page is most particular. Write-losing persistence only,
+// so restarts and failovers take the model back to the calls the world kept; leases short
+// and extended late, so EXTEND, COMPLETE and the sweep land on the live window's edge;
+// many failures against small and large budgets (a FAIL that requeues or kills); lost
+// replies retried (an ADD of an existing id, a second COMPLETE); ghosts, lane rows and
+// refused loads (the plain commands and the unknown-command replies the model predicts).
+PlanSpace model_space() {
+  PlanSpace s = full_space();
+  s.persistence = {sim::Persistence::everysec, sim::Persistence::snapshot, sim::Persistence::none};
+  s.faults_per_kind_max = 4;
+  s.lease_ms_min = 100;
+  s.lease_ms_max = 800;
+  s.extend_at_per_mille_min = 700;
+  s.extend_at_per_mille_max = 999;
+  s.retry_per_mille_min = 500;
+  s.fail_per_mille_max = 700;
+  s.max_failures_max = 6;
+  return s;
+}
+
+TRAFIKEY_PROP(Model, every_reply_is_the_one_the_spec_predicts) {
+  const auto plan = *gen_plan(model_space());
+  hold(plan, {"verb.model"}, "model");
+}
+
 // sim.determinism, as FoundationDB does it: a share of runs is executed twice.
 TRAFIKEY_PROP(Sim, the_same_plan_gives_the_same_history) {
   const auto plan = *gen_plan(full_space());
