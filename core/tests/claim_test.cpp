@@ -154,7 +154,7 @@ TEST(Claim, removes_at_most_1000_ghosts_per_call) {
   ServerUnderTest s;
   std::vector<std::string> zadd{"ZADD", "emq:{q}:pending"};
   for (int i = 0; i < 1001; ++i) {
-    char id[8];
+    char id[16];
     std::snprintf(id, sizeof id, "g%04d", i);
     zadd.push_back("0");
     zadd.push_back(id);
