@@ -257,7 +257,8 @@ void add_scenario(CLI::App& app) {
       ->default_str(TRAFIKEY_MODULE_PATH);
   cmd->add_flag("--differential", args->differential,
                 "Run each real-capable file on the sim and on the real server and require the same "
-                "replies and final keyspace (run_ids mapped by incarnation, server-time scores not compared)");
+                "replies and final keyspace (run_ids mapped by incarnation; with --server-bin the server's clock is "
+                "the sim's, so server-time scores compare too, with --server they do not)");
   cmd->add_option("--report", args->report, "Also write an HTML report of the sim runs (OUT.html)");
   cmd->add_option("--junit", args->junit,
                   "Write JUnit XML: one test case per file, a failure with what broke and the rerun command");

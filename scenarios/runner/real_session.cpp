@@ -37,9 +37,8 @@ std::string RealTarget::describe() const {
   return host + ":" + std::to_string(port);
 }
 
-RealSession::RealSession(const RealTarget& target, Persistence persistence, std::vector<std::string> sim_run_ids,
-                         bool fake_clock)
-    : target_(target), persistence_(persistence), sim_ids_(std::move(sim_run_ids)), fake_clock_(fake_clock) {}
+RealSession::RealSession(const RealTarget& target, Persistence persistence, std::vector<std::string> sim_run_ids)
+    : target_(target), persistence_(persistence), sim_ids_(std::move(sim_run_ids)) {}
 
 RealSession::~RealSession() { stop(); }
 
@@ -55,13 +54,12 @@ RealSession::Process RealSession::start() {
     }
     // A replica's full sync starts at once (the default waits 5 s for more replicas).
     config_.extra_args.insert(config_.extra_args.end(), {"--repl-diskless-sync-delay", "0"});
-    if (fake_clock_) {
-      std::string pattern = (std::filesystem::temp_directory_path() / "trafikey-clock-XXXXXX").string();
-      if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for the fake clock");
-      clock_dir_ = pattern;
-      clock_ = std::make_unique<real::FakeClock>(clock_dir_, std::chrono::steady_clock::now());
-      config_.env = clock_->env();
-    }
+    // The sim's server clock reads 0 at the start; so does this one, held still.
+    std::string pattern = (std::filesystem::temp_directory_path() / "trafikey-clock-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for the server clock");
+    clock_dir_ = pattern;
+    clock_ = std::make_unique<real::FakeClock>(clock_dir_, 0, 0.0);
+    config_.env = clock_->env();
     server_ = std::make_unique<real::RealServer>(config_);
   }
   return opened();
@@ -91,18 +89,8 @@ RealSession::Process RealSession::failover() {
   return opened();
 }
 
-void RealSession::set_clock_origin(std::chrono::steady_clock::time_point origin) {
-  if (clock_) clock_->set_origin(origin);
-}
-
-void RealSession::step_clock(std::int64_t true_ms, std::int64_t delta_ms) {
-  if (!clock_) throw std::runtime_error("a clock step needs --server-bin and libfaketime");
-  clock_->step(true_ms, delta_ms);
-}
-
-void RealSession::set_clock_rate(std::int64_t true_ms, double rate) {
-  if (!clock_) throw std::runtime_error("a drift needs --server-bin and libfaketime");
-  clock_->set_rate(true_ms, rate);
+void RealSession::hold_clock(std::int64_t server_ms) {
+  if (clock_) clock_->set(server_ms, 0.0);
 }
 
 RealSession::Process RealSession::opened() {
@@ -225,12 +213,12 @@ std::optional<std::vector<std::string>> RealSession::members(std::string_view ke
   return out;
 }
 
-std::map<std::string, std::string> RealSession::final_keys(const ScenarioKeys& keys) {
+std::map<std::string, KeyValue> RealSession::final_keys(const ScenarioKeys& keys) {
   std::set<std::string> names(keys.plain_keys.begin(), keys.plain_keys.end());
   for (const std::string& q : keys.queues) {
     for (const std::string& key : scan(queue_prefix(q))) names.insert(key);
   }
-  std::map<std::string, std::string> out;
+  std::map<std::string, KeyValue> out;
   for (const std::string& key : names) {
     KeyValue value;
     value.type = type_of(key);
@@ -245,7 +233,7 @@ std::map<std::string, std::string> RealSession::final_keys(const ScenarioKeys& k
         value.items.emplace_back(r.items()[i].text(), r.items()[i + 1].text());
       }
     }
-    out[key] = normalised_key_text(key, value, keys);
+    out[key] = std::move(value);
   }
   return out;
 }

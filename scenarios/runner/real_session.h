@@ -36,10 +36,9 @@ using Row = std::map<std::string, std::string>;
 class RealSession {
  public:
   // `sim_run_ids`: the sim's run_ids by incarnation (index 0 unused), run_sim.h sim_run_ids.
-  // `fake_clock`: the scenario steps or drifts the server clock, so every process runs
-  // under libfaketime on one FakeClock (module/harness/fake_clock.h).
-  RealSession(const RealTarget& target, Persistence persistence, std::vector<std::string> sim_run_ids,
-              bool fake_clock = false);
+  // With --server-bin every process it starts runs on one FakeClock
+  // (module/harness/fake_clock.h), held at server time 0 until hold_clock() moves it.
+  RealSession(const RealTarget& target, Persistence persistence, std::vector<std::string> sim_run_ids);
   ~RealSession();  // stop()
   RealSession(const RealSession&) = delete;
   RealSession& operator=(const RealSession&) = delete;
@@ -64,11 +63,11 @@ class RealSession {
   // replica holds the primary's stream up to its last sync (world.h).
   void sync_replica();
 
-  // The server clock (fake_clock only): true time 0 is `origin`; steps and rate changes at
-  // true time `true_ms`, as the sim's LinearClock.
-  void set_clock_origin(std::chrono::steady_clock::time_point origin);
-  void step_clock(std::int64_t true_ms, std::int64_t delta_ms);
-  void set_clock_rate(std::int64_t true_ms, double rate);
+  // --server-bin: the server's wall clock reads `server_ms` (ms since the Unix epoch) and
+  // stays there until the next hold. A no-op for --server (its clock is its own).
+  void hold_clock(std::int64_t server_ms);
+  // Whether hold_clock() sets the server's clock (--server-bin).
+  bool holds_clock() const { return clock_ != nullptr; }
 
   // Records the process: its run_id and the sim's run_id of its incarnation. Throws when
   // the first process does not serve EMQ verbs (the module is not loaded).
@@ -100,8 +99,8 @@ class RealSession {
   std::optional<Row> row(const std::string& key, bool mapped);
   // A zset's members by rank; nullopt when the key holds something else.
   std::optional<std::vector<std::string>> members(std::string_view key);
-  // The scenario's final keyspace: key -> normalised text (differential.h).
-  std::map<std::string, std::string> final_keys(const ScenarioKeys& keys);
+  // The scenario's final keyspace, run_ids mapped.
+  std::map<std::string, KeyValue> final_keys(const ScenarioKeys& keys);
 
   // Real run_ids into the sim's.
   const RunIdMap& run_id_map() const { return ids_; }
@@ -125,7 +124,6 @@ class RealSession {
   std::optional<real::ServerConnection> admin_;
   std::map<std::string, real::ServerConnection> clients_;
   bool digest_allowed_ = false;
-  bool fake_clock_ = false;
 };
 
 }  // namespace trafikey::scenario
