@@ -95,7 +95,7 @@ class RealRunner {
     }
     result.violations = checks_.violations();
     result.judged = checks_.judged();
-    result.incarnations = static_cast<int>(session_.run_ids().size()) - 1;
+    result.incarnations = static_cast<int>(session_.incarnations());
     result.clocks_agree = session_.holds_clock();
     session_.stop();
     return result;
@@ -108,7 +108,7 @@ class RealRunner {
   }
 
   void begin() {
-    started(session_.start());
+    for (const RealSession::Process& process : session_.start()) started(process);
     if (!starts_server_) session_.clean(keys_);
     start_ = std::chrono::steady_clock::now();
   }

@@ -15,6 +15,16 @@
 //                        empty; `everysec` and `snapshot` lose writes at a restart only in
 //                        the sim's model (a SHUTDOWN writes everything), so their files
 //                        with `restart` are skipped.
+//   --cluster N          with --server-bin: the runner starts a loopback cluster of N
+//                        primaries, the module on every node (module/harness/
+//                        real_cluster.h), and sends each call to the node that owns its
+//                        key's slot (an EMQ verb's queue name, EVAL's first key, a plain
+//                        command's first argument); every node's run_id is incarnation 1's,
+//                        a sweep is judged against its queue's node, verb.atomic against
+//                        every node's digest. A cluster keeps true time (so scores of
+//                        server times are not compared), and files with restart, failover,
+//                        clock or drift are skipped there (module.Cluster.* tests a cluster
+//                        failover).
 // Fault steps on a real server (issue 18), each skip naming the line that stops the file:
 //   lose C     C's next call runs; the runner reads the reply (recorded as the server's, as
 //              the sim records it, and matched against `=>`), then drops C's connection as
@@ -65,6 +75,7 @@
 // Not observable here: queue.transitions and queue.fence (they need the ledger).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -78,6 +89,7 @@ struct RealTarget {
   int port = 0;
   std::string server_bin;    // --server-bin: the runner starts this binary
   std::string module_path;   // trafikey.so for --server-bin (absolute)
+  std::size_t cluster_primaries = 0;  // --cluster N (with --server-bin): a loopback cluster
 
   bool starts_server() const { return !server_bin.empty(); }
   std::string describe() const;  // "redis-server /usr/bin/redis-server" or "HOST:PORT"

@@ -264,5 +264,28 @@ TEST(RunReal, the_differential_check_compares_replies_and_final_keys) {
   EXPECT_EQ(differ.failure->line, 3);
 }
 
+// --cluster 3: each queue's calls go to its slot's owner (q and orders live on different
+// nodes), sweeps are judged against that node's run_id, and the differential check holds.
+TEST(RunReal, on_a_cluster_each_queue_is_served_by_its_slots_owner) {
+  RealTarget target = server_bin();
+  target.cluster_primaries = 3;
+  const Scenario s = parse(std::string(header) +
+                           "at 0 p: EMQ.ADD q j1 x => 1\n"
+                           "at 0 p: EMQ.ADD orders o1 y => 1\n"
+                           "at 0 w: EMQ.CLAIM q 1 => [[j1 1 x]]\n"
+                           "at 0 w: EMQ.CLAIM orders 60000 => [[o1 1 y]]\n"
+                           "at 50 s: EMQ.STALLED.CHECK q 3 => [recovered [j1] dead [] ghosts [] lanes []]\n"
+                           "at 50 w: EMQ.COMPLETE orders o1 1 => 1\n"
+                           "at 50 a: HGET \"emq:{q}:job:j1\" stalled => \"1\"\n"
+                           "at 50 check invariants\n");
+  const RunResult r = run_differential(s, target);
+  EXPECT_EQ(r.status, CheckStatus::passed) << why(r);
+  EXPECT_FALSE(r.clocks_agree) << "a cluster keeps true time";
+  EXPECT_EQ(r.judged.at("epoch.counted"), 1);
+  EXPECT_EQ(real_skip_reason(parse(std::string(header) + "at 5 restart\n"), target),
+            "restart at line 3: not on a cluster (--cluster): the runner restarts, fails over and sets the clock "
+            "of a lone server only (module.Cluster.* covers a cluster failover)");
+}
+
 }  // namespace
 }  // namespace trafikey::scenario
