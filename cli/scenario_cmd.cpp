@@ -30,6 +30,7 @@ struct ScenarioArgs {
   std::string server_bin;  // PATH
   std::string module_path;
   bool differential = false;
+  std::size_t cluster = 0;  // --cluster N
   std::string report;
   std::string junit;
 };
@@ -179,6 +180,7 @@ int run_on_real_server(const ScenarioArgs& args) {
   if (!args.server_bin.empty()) {
     target.server_bin = args.server_bin;
     target.module_path = args.module_path;
+    target.cluster_primaries = args.cluster;
   } else {
     const auto colon = args.server.rfind(':');
     const auto port = colon == std::string::npos ? std::nullopt : parse_int64(args.server.substr(colon + 1));
@@ -202,6 +204,7 @@ int run_on_real_server(const ScenarioArgs& args) {
     junit_case(counts, file, &result,
                "trafikey-sim scenario " +
                    (args.server_bin.empty() ? "--server " + args.server : "--server-bin " + args.server_bin) +
+                   (args.cluster > 0 ? " --cluster " + std::to_string(args.cluster) : "") +
                    (args.differential ? " --differential" : ""));
     switch (result.status) {
       case CheckStatus::passed:
@@ -253,16 +256,27 @@ void add_scenario(CLI::App& app) {
       "and restarts for 'restart'; times become real waits");
   server->excludes(bin);
   bin->excludes(server);
+  cmd->add_option("--cluster", args->cluster,
+                  "With --server-bin: run each file on a loopback cluster of N primaries (module on every "
+                  "node), each call sent to the node that owns its queue's slot; files with restart, failover, "
+                  "clock or drift are skipped")
+      ->check(CLI::Range(1, 16));
   cmd->add_option("--module", args->module_path, "trafikey.so for --server-bin (default: the one built with this binary)")
       ->default_str(TRAFIKEY_MODULE_PATH);
   cmd->add_flag("--differential", args->differential,
                 "Run each real-capable file on the sim and on the real server and require the same "
-                "replies and final keyspace (run_ids mapped by incarnation, server-time scores not compared)");
+                "replies and final keyspace (run_ids mapped by incarnation; with --server-bin the server's clock is "
+                "the sim's, so server-time scores compare too, with --server they do not)");
   cmd->add_option("--report", args->report, "Also write an HTML report of the sim runs (OUT.html)");
   cmd->add_option("--junit", args->junit,
                   "Write JUnit XML: one test case per file, a failure with what broke and the rerun command");
   cmd->callback([args] {
     if (args->module_path.empty()) args->module_path = TRAFIKEY_MODULE_PATH;
+    if (args->cluster > 0 && args->server_bin.empty()) {
+      std::cout << "--cluster needs --server-bin PATH (the runner starts the cluster)\n";
+      exit_status() = 2;
+      return;
+    }
     if (!args->server.empty() || !args->server_bin.empty()) {
       if (!args->report.empty()) {
         std::cout << "--report covers runs on the sim only: leave out --server/--server-bin\n";

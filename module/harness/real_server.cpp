@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <fstream>
@@ -229,8 +230,17 @@ void RealServer::spawn_and_wait() {
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     // The environment is built before fork (only async-signal-safe calls in the child).
+    // config_.env's variables replace the inherited ones of the same name (an inherited
+    // LD_PRELOAD would otherwise win: the first of two entries is the one getenv finds).
     std::vector<std::string> env_strings;
-    for (char** e = environ; *e != nullptr; ++e) env_strings.emplace_back(*e);
+    for (char** e = environ; *e != nullptr; ++e) {
+      const std::string_view entry(*e);
+      const std::size_t eq = entry.find('=');
+      const std::string_view name = entry.substr(0, eq == std::string_view::npos ? entry.size() : eq + 1);
+      const bool replaced = eq != std::string_view::npos && std::any_of(config_.env.begin(), config_.env.end(),
+                                        [&](const std::string& mine) { return mine.starts_with(name); });
+      if (!replaced) env_strings.emplace_back(entry);
+    }
     env_strings.insert(env_strings.end(), config_.env.begin(), config_.env.end());
     std::vector<char*> envp;
     for (auto& e : env_strings) envp.push_back(e.data());

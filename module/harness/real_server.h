@@ -45,6 +45,7 @@ struct ServerConfig {
   std::vector<std::string> extra_args;  // appended to the command line, e.g. {"--x", "y"}
   std::string binary;                   // empty: find_server_binary()
   std::vector<std::string> env;         // "NAME=VALUE" added to the server's environment
+                                        // (replacing an inherited NAME)
 };
 
 class ServerConnection {

@@ -86,7 +86,7 @@ std::string normalised_key_text(std::string_view key, const KeyValue& value,
       break;
     }
     case KeyType::zset: {
-      if (keys.time_scored(key)) {
+      if (keys.scores_hidden(key)) {
         std::vector<std::string> members;
         for (const auto& [m, score] : value.items) members.push_back(m);
         std::sort(members.begin(), members.end());
@@ -104,7 +104,7 @@ std::string normalised_key_text(std::string_view key, const KeyValue& value,
 
 Reply normalised_reply(const CallTrace& call, const ScenarioKeys& keys) {
   const Reply& reply = call.reply;
-  if (call.argv.size() < 2 || !keys.time_scored(call.argv[1]) || reply.is_error()) return reply;
+  if (call.argv.size() < 2 || !keys.scores_hidden(call.argv[1]) || reply.is_error()) return reply;
   const std::string verb = upper(call.argv[0]);
   if (verb == "ZSCORE" && reply.kind() == Reply::Kind::bulk) return Reply::bulk(server_time);
   const bool withscores = std::any_of(call.argv.begin() + 2, call.argv.end(), [](const std::string& a) {
@@ -164,12 +164,12 @@ std::optional<Difference> first_difference(const RunResult& sim, const RunResult
   std::set<std::string> names;
   for (const auto& entry : sim.final_keys) names.insert(entry.first);
   for (const auto& entry : real.final_keys) names.insert(entry.first);
+  auto text = [&](const std::map<std::string, KeyValue>& final_keys, const std::string& key) {
+    auto it = final_keys.find(key);
+    return it == final_keys.end() ? std::string(none) : normalised_key_text(key, it->second, keys);
+  };
   for (const std::string& key : names) {
-    auto s = sim.final_keys.find(key);
-    auto r = real.final_keys.find(key);
-    Difference d{0, "final key " + sim::quote_bytes(key),
-                 s == sim.final_keys.end() ? std::string(none) : s->second,
-                 r == real.final_keys.end() ? std::string(none) : r->second};
+    Difference d{0, "final key " + sim::quote_bytes(key), text(sim.final_keys, key), text(real.final_keys, key)};
     if (d.sim != d.real) return d;
   }
   return std::nullopt;

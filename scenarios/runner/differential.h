@@ -8,13 +8,16 @@
 //     row value equal to the run_id of its incarnation N into the sim's run_id of
 //     incarnation N (`RunIdMap`), so EMQ.EPOCH replies, `lease_epoch` in EMQ.JOB/HGETALL
 //     replies and in rows compare byte for byte, incarnation by incarnation.
-//   - Scores that are server times: the scores of `emq:{q}:active` (lease deadlines),
-//     `:done` (completion ms) and `:dead` (death ms). The sim's clock starts at 0 and a
-//     real server's is Unix time in ms, so they cannot match: those three sets are
-//     compared as member sets (sorted by member bytes) without scores, and a plain ZSCORE
-//     or ZRANGE ... WITHSCORES reply on them has its scores replaced by "<server time>"
-//     (ZRANGE's pairs then sorted by member). `pending` scores (INCR seq order, or 0 for a
-//     recovered job) and every other zset are compared with scores, in order.
+//   - Scores that are server times, only when the two clocks do not agree: the scores of
+//     `emq:{q}:active` (lease deadlines), `:done` (completion ms) and `:dead` (death ms).
+//     A server the runner starts (--server-bin) runs on the sim's clock (run_real.h: its
+//     wall clock is held at the sim's server time at every step), so they compare exactly.
+//     A running server's clock (--server) is Unix time in ms and the sim's starts at 0:
+//     then those three sets are compared as member sets (sorted by member bytes) without
+//     scores, and a plain ZSCORE or ZRANGE ... WITHSCORES reply on them has its scores
+//     replaced by "<server time>" (ZRANGE's pairs then sorted by member). `pending` scores
+//     (INCR seq order, or 0 for a recovered job) and every other zset are compared with
+//     scores, in order.
 // Everything else compares exactly: every reply (kind, bytes, integers, array order), and
 // every string, hash (fields sorted by name) and zset of the scenario's keys.
 #pragma once
@@ -39,25 +42,25 @@ struct ScenarioKeys {
   std::set<std::string> queues;
   std::set<std::string> plain_keys;
 
+  // Both servers' clocks read the same server time at every step (RunResult::clocks_agree):
+  // then time-scored sets compare with their scores too.
+  bool clocks_agree = false;
+
   bool wanted(std::string_view key) const;
   // True for `emq:{q}:active`, `:done` and `:dead` of a scenario queue.
   bool time_scored(std::string_view key) const;
+  // A time-scored key whose scores are not compared: the clocks do not agree.
+  bool scores_hidden(std::string_view key) const { return !clocks_agree && time_scored(key); }
 };
 ScenarioKeys scenario_keys(const Scenario& scenario);
 
-// A key's value as a server holds it: what both runners read back at the end.
-struct KeyValue {
-  KeyType type = KeyType::none;
-  std::string value;                                       // string
-  std::vector<std::pair<std::string, std::string>> items;  // hash: field, value (any order);
-                                                           // zset: member, score text, by rank
-};
 // One line per key, e.g. `hash attempts="1" state="active"` or `zset "j1":1 "j2":2` or,
 // for a time-scored set, `zset (server-time scores) "j1" "j2"`.
 std::string normalised_key_text(std::string_view key, const KeyValue& value,
                                 const ScenarioKeys& keys);
 
-// A call's reply with the scores of time-scored sets replaced (see the header comment).
+// A call's reply with the scores of time-scored sets replaced when the clocks do not
+// agree (see the header comment).
 Reply normalised_reply(const CallTrace& call, const ScenarioKeys& keys);
 
 // Real run_id of incarnation N -> the sim's run_id of incarnation N.
@@ -72,7 +75,7 @@ class RunIdMap {
 };
 
 // Where the two runs of one scenario first differ: a call's reply (by the call's source
-// line) or, once every reply agreed, a key of the final keyspace.
+// line) or, once every reply agreed, a key of the final keyspace (normalised_key_text).
 struct Difference {
   int line = 0;      // the call's source line; 0 for the final keyspace
   std::string what;  // "the reply" or "final key \"emq:{q}:job:j1\""

@@ -67,7 +67,7 @@ RealChecks::SweepBefore RealChecks::before_sweep(const std::vector<std::string>&
   if (argv.size() < 3 || !valid_queue_name(argv[1])) return before;
   before.queue = argv[1];
   before.max_stalled = parse_int64(argv[2]).value_or(0);
-  before.run_id = session_.run_ids().back();
+  before.run_id = session_.run_id_serving(before.queue);
   const QueueKeys keys(before.queue);
   if (auto active = session_.members(keys.active())) {
     for (const std::string& id : *active) {

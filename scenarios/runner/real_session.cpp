@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "core/keys.h"
+#include "core/text.h"
 
 namespace trafikey::scenario {
 
@@ -17,6 +18,7 @@ using namespace std::chrono_literals;
 
 constexpr auto connect_timeout = 2000ms;
 constexpr std::size_t scan_count = 1000;
+const std::string admin_client;  // the runner's own connection: no scenario client is named ""
 
 // A MATCH pattern for keys starting with `prefix` (glob characters escaped).
 std::string glob_prefix(std::string_view prefix) {
@@ -30,20 +32,31 @@ std::string glob_prefix(std::string_view prefix) {
 
 std::string queue_prefix(std::string_view queue) { return std::string(QueueKeys(queue).prefix()); }
 
+// The key a call is routed by in a cluster: an EMQ verb's queue name (the module declares
+// it as the call's key: its keys carry the tag {q}), the first key of EVAL/EVALSHA, else
+// a plain command's first argument. Empty for a call with no key (any node serves it).
+std::string routing_key(const std::vector<std::string>& argv) {
+  if (argv.size() < 2) return {};
+  const std::string verb = upper(argv[0]);
+  if (verb == "EVAL" || verb == "EVALSHA") return argv.size() > 3 && argv[2] != "0" ? argv[3] : std::string();
+  if (verb == "SCRIPT" || verb == "INFO" || verb == "DEBUG") return {};
+  return argv[1];
+}
+
 }  // namespace
 
 std::string RealTarget::describe() const {
+  if (cluster_primaries > 0) return server_bin + " (a cluster of " + std::to_string(cluster_primaries) + ")";
   if (starts_server()) return server_bin;
   return host + ":" + std::to_string(port);
 }
 
-RealSession::RealSession(const RealTarget& target, Persistence persistence, std::vector<std::string> sim_run_ids,
-                         bool fake_clock)
-    : target_(target), persistence_(persistence), sim_ids_(std::move(sim_run_ids)), fake_clock_(fake_clock) {}
+RealSession::RealSession(const RealTarget& target, Persistence persistence, std::vector<std::string> sim_run_ids)
+    : target_(target), persistence_(persistence), sim_ids_(std::move(sim_run_ids)) {}
 
 RealSession::~RealSession() { stop(); }
 
-RealSession::Process RealSession::start() {
+std::vector<RealSession::Process> RealSession::start() {
   if (target_.starts_server()) {
     config_.binary = target_.server_bin;
     config_.module_path = target_.module_path;
@@ -55,63 +68,57 @@ RealSession::Process RealSession::start() {
     }
     // A replica's full sync starts at once (the default waits 5 s for more replicas).
     config_.extra_args.insert(config_.extra_args.end(), {"--repl-diskless-sync-delay", "0"});
-    if (fake_clock_) {
-      std::string pattern = (std::filesystem::temp_directory_path() / "trafikey-clock-XXXXXX").string();
-      if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for the fake clock");
-      clock_dir_ = pattern;
-      clock_ = std::make_unique<real::FakeClock>(clock_dir_, std::chrono::steady_clock::now());
-      config_.env = clock_->env();
+    if (target_.cluster_primaries > 0) {
+      // A cluster keeps true time: a primary calls its cluster ok only once its clock has
+      // moved 2 s past its start, so a held clock would keep it down.
+      cluster_ = std::make_unique<real::RealCluster>(config_, target_.cluster_primaries);
+      std::vector<Process> out;
+      for (std::size_t i = 0; i < cluster_->size(); ++i) out.push_back(opened(cluster_->node(i).port(), 1));
+      return out;
     }
+    // The sim's server clock reads 0 at the start; so does this one, held still.
+    std::string pattern = (std::filesystem::temp_directory_path() / "trafikey-clock-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed for the server clock");
+    clock_dir_ = pattern;
+    clock_ = std::make_unique<real::FakeClock>(clock_dir_, 0, 0.0);
+    config_.env = clock_->env();
     server_ = std::make_unique<real::RealServer>(config_);
   }
-  return opened();
+  return {opened(home_port(), 1)};
 }
 
 RealSession::Process RealSession::restart() {
-  if (!server_) throw std::runtime_error("restart needs --server-bin");
-  clients_.clear();
-  admin_.reset();
+  if (!server_) throw std::runtime_error("restart needs --server-bin (and no --cluster)");
+  connections_.clear();
   server_->restart();
-  return opened();
+  return opened(home_port(), real_ids_.size());
 }
 
 void RealSession::sync_replica() {
-  if (!server_) throw std::runtime_error("failover needs --server-bin");
+  if (!server_) throw std::runtime_error("failover needs --server-bin (and no --cluster)");
   if (!replica_) replica_ = std::make_unique<real::RealServer>(config_);
   replica_->copy_from(*server_);
 }
 
 RealSession::Process RealSession::failover() {
-  if (!server_) throw std::runtime_error("failover needs --server-bin");
+  if (!server_) throw std::runtime_error("failover needs --server-bin (and no --cluster)");
   if (!replica_) sync_replica();
-  clients_.clear();
-  admin_.reset();
+  connections_.clear();
   server_->kill();
   server_ = std::move(replica_);
-  return opened();
+  return opened(home_port(), real_ids_.size());
 }
 
-void RealSession::set_clock_origin(std::chrono::steady_clock::time_point origin) {
-  if (clock_) clock_->set_origin(origin);
+void RealSession::hold_clock(std::int64_t server_ms) {
+  if (clock_) clock_->set(server_ms, 0.0);
 }
 
-void RealSession::step_clock(std::int64_t true_ms, std::int64_t delta_ms) {
-  if (!clock_) throw std::runtime_error("a clock step needs --server-bin and libfaketime");
-  clock_->step(true_ms, delta_ms);
-}
-
-void RealSession::set_clock_rate(std::int64_t true_ms, double rate) {
-  if (!clock_) throw std::runtime_error("a drift needs --server-bin and libfaketime");
-  clock_->set_rate(true_ms, rate);
-}
-
-RealSession::Process RealSession::opened() {
-  clients_.clear();
-  admin_.emplace(connect());
+RealSession::Process RealSession::opened(int port, std::size_t incarnation) {
   Process p;
-  p.incarnation = real_ids_.size();
-  p.run_id = real::info_field(admin_call({"INFO", "server"}).text(), "run_id");
-  p.epoch = admin_call({"EMQ.EPOCH"});
+  p.port = port;
+  p.incarnation = incarnation;
+  p.run_id = real::info_field(admin_call_at(port, {"INFO", "server"}).text(), "run_id");
+  p.epoch = admin_call_at(port, {"EMQ.EPOCH"});
   return p;
 }
 
@@ -121,14 +128,16 @@ void RealSession::admit(const Process& process) {
                              "EMQ.EPOCH answered " + process.epoch.text());
   }
   real_ids_.push_back(process.run_id);
+  run_id_at_[process.port] = process.run_id;
+  incarnations_ = std::max(incarnations_, process.incarnation);
   if (process.incarnation < sim_ids_.size()) ids_.add(process.run_id, sim_ids_[process.incarnation]);
-  const Reply digest = admin_->call({"DEBUG", "DIGEST"});
+  const Reply digest = admin_call_at(process.port, {"DEBUG", "DIGEST"});
   digest_allowed_ = digest.kind() == Reply::Kind::simple;
 }
 
 void RealSession::stop() {
-  clients_.clear();
-  admin_.reset();
+  connections_.clear();
+  cluster_.reset();  // kills every node, removes their directories
   if (server_) {
     try {
       server_->shutdown();
@@ -145,13 +154,30 @@ void RealSession::stop() {
   }
 }
 
-real::ServerConnection RealSession::connect() {
+int RealSession::home_port() const {
+  if (cluster_) return cluster_->node(0).port();
+  return target_.starts_server() ? server_->port() : target_.port;
+}
+
+int RealSession::port_for(const std::string& key) {
+  if (!cluster_ || key.empty()) return home_port();
+  auto it = port_of_key_.find(key);
+  if (it == port_of_key_.end()) {
+    it = port_of_key_.emplace(key, cluster_->node(cluster_->owner_of(cluster_->slot_of(key))).port()).first;
+  }
+  return it->second;
+}
+
+const std::string& RealSession::run_id_serving(const std::string& queue) { return run_id_at_.at(port_for(queue)); }
+
+real::ServerConnection& RealSession::connection(const std::string& client, int port) {
+  auto it = connections_.find({client, port});
+  if (it != connections_.end()) return it->second;
   const std::string host = target_.starts_server() ? "127.0.0.1" : target_.host;
-  const int port = target_.starts_server() ? server_->port() : target_.port;
   real::ServerConnection c(host, port, connect_timeout);
   const Reply pong = c.call({"PING"});
   if (pong.is_error()) throw std::runtime_error("cannot reach " + host + ":" + std::to_string(port) + ": " + pong.text());
-  return c;
+  return connections_.emplace(std::make_pair(client, port), std::move(c)).first->second;
 }
 
 void RealSession::clean(const ScenarioKeys& keys) {
@@ -163,32 +189,45 @@ void RealSession::clean(const ScenarioKeys& keys) {
 }
 
 Reply RealSession::call(const std::string& name, const std::vector<std::string>& argv) {
-  auto it = clients_.find(name);
-  if (it == clients_.end()) it = clients_.emplace(name, connect()).first;
-  Reply r = it->second.call(argv);
+  Reply r = connection(name, port_for(routing_key(argv))).call(argv);
   if (r.is_error() && r.text().starts_with("IOERR")) throw std::runtime_error(r.text());
   return r;
 }
 
 Reply RealSession::call_and_lose(const std::string& name, const std::vector<std::string>& argv) {
   Reply r = call(name, argv);
-  clients_.erase(name);
+  std::erase_if(connections_, [&](const auto& entry) { return entry.first.first == name; });
   return r;
 }
 
 Reply RealSession::admin_call(const std::vector<std::string>& argv) {
-  Reply r = admin_->call(argv);
+  return admin_call_at(port_for(routing_key(argv)), argv);
+}
+
+Reply RealSession::admin_call_at(int port, const std::vector<std::string>& argv) {
+  Reply r = connection(admin_client, port).call(argv);
   if (r.is_error() && r.text().starts_with("IOERR")) throw std::runtime_error(r.text());
   return r;
 }
 
-std::string RealSession::digest() { return digest_allowed_ ? admin_call({"DEBUG", "DIGEST"}).text() : std::string(); }
+// In a cluster, every node's digest: a call may only touch its queue's node, but a write
+// anywhere else is as much a broken promise.
+std::string RealSession::digest() {
+  if (!digest_allowed_) return {};
+  if (!cluster_) return admin_call({"DEBUG", "DIGEST"}).text();
+  std::string out;
+  for (std::size_t i = 0; i < cluster_->size(); ++i) {
+    out += admin_call_at(cluster_->node(i).port(), {"DEBUG", "DIGEST"}).text() + " ";
+  }
+  return out;
+}
 
 std::vector<std::string> RealSession::scan(const std::string& prefix) {
   std::vector<std::string> out;
   std::string cursor = "0";
   do {
-    const Reply r = admin_call({"SCAN", cursor, "MATCH", glob_prefix(prefix), "COUNT", std::to_string(scan_count)});
+    const Reply r = admin_call_at(port_for(prefix), {"SCAN", cursor, "MATCH", glob_prefix(prefix), "COUNT",
+                                                     std::to_string(scan_count)});
     if (r.kind() != Reply::Kind::array || r.items().size() != 2) throw std::runtime_error("SCAN answered " + debug_string(r));
     cursor = r.items()[0].text();
     for (const Reply& key : r.items()[1].items()) out.push_back(key.text());
@@ -225,12 +264,12 @@ std::optional<std::vector<std::string>> RealSession::members(std::string_view ke
   return out;
 }
 
-std::map<std::string, std::string> RealSession::final_keys(const ScenarioKeys& keys) {
+std::map<std::string, KeyValue> RealSession::final_keys(const ScenarioKeys& keys) {
   std::set<std::string> names(keys.plain_keys.begin(), keys.plain_keys.end());
   for (const std::string& q : keys.queues) {
     for (const std::string& key : scan(queue_prefix(q))) names.insert(key);
   }
-  std::map<std::string, std::string> out;
+  std::map<std::string, KeyValue> out;
   for (const std::string& key : names) {
     KeyValue value;
     value.type = type_of(key);
@@ -245,7 +284,7 @@ std::map<std::string, std::string> RealSession::final_keys(const ScenarioKeys& k
         value.items.emplace_back(r.items()[i].text(), r.items()[i + 1].text());
       }
     }
-    out[key] = normalised_key_text(key, value, keys);
+    out[key] = std::move(value);
   }
   return out;
 }

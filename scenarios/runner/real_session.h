@@ -18,11 +18,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "core/host.h"
 #include "core/reply.h"
 #include "module/harness/fake_clock.h"
+#include "module/harness/real_cluster.h"
 #include "module/harness/real_server.h"
 #include "scenarios/runner/differential.h"
 #include "scenarios/runner/run_real.h"
@@ -36,24 +38,25 @@ using Row = std::map<std::string, std::string>;
 class RealSession {
  public:
   // `sim_run_ids`: the sim's run_ids by incarnation (index 0 unused), run_sim.h sim_run_ids.
-  // `fake_clock`: the scenario steps or drifts the server clock, so every process runs
-  // under libfaketime on one FakeClock (module/harness/fake_clock.h).
-  RealSession(const RealTarget& target, Persistence persistence, std::vector<std::string> sim_run_ids,
-              bool fake_clock = false);
+  // With --server-bin every process it starts runs on one FakeClock
+  // (module/harness/fake_clock.h), held at server time 0 until hold_clock() moves it.
+  RealSession(const RealTarget& target, Persistence persistence, std::vector<std::string> sim_run_ids);
   ~RealSession();  // stop()
   RealSession(const RealSession&) = delete;
   RealSession& operator=(const RealSession&) = delete;
 
   // One server process as the admin connection first saw it.
   struct Process {
-    std::size_t incarnation = 0;  // 1 for the first process of the run
+    int port = 0;
+    std::size_t incarnation = 0;  // 1 for the first process of the run (every node of a cluster)
     std::string run_id;           // what INFO server says
     Reply epoch = Reply::nil();   // what EMQ.EPOCH answered
   };
 
-  // --server-bin: starts the binary. Then (both targets) opens the admin connection and
-  // reads the process's run_id and EMQ.EPOCH; admit() it once judged.
-  Process start();
+  // --server-bin: starts the binary (--cluster N: a loopback cluster of N primaries,
+  // module/harness/real_cluster.h). Then (every target) reads each process's run_id and
+  // EMQ.EPOCH; admit() each once judged.
+  std::vector<Process> start();
   // SHUTDOWN and a new process on the same directory (--server-bin only), then as start().
   Process restart();
   // `failover`: the replica (synced by sync_replica(), else now) becomes the server; the old
@@ -64,15 +67,19 @@ class RealSession {
   // replica holds the primary's stream up to its last sync (world.h).
   void sync_replica();
 
-  // The server clock (fake_clock only): true time 0 is `origin`; steps and rate changes at
-  // true time `true_ms`, as the sim's LinearClock.
-  void set_clock_origin(std::chrono::steady_clock::time_point origin);
-  void step_clock(std::int64_t true_ms, std::int64_t delta_ms);
-  void set_clock_rate(std::int64_t true_ms, double rate);
+  // --server-bin: the server's wall clock reads `server_ms` (ms since the Unix epoch) and
+  // stays there until the next hold. A no-op for --server (its clock is its own).
+  void hold_clock(std::int64_t server_ms);
+  // Whether hold_clock() sets the server's clock (--server-bin).
+  bool holds_clock() const { return clock_ != nullptr; }
 
   // Records the process: its run_id and the sim's run_id of its incarnation. Throws when
   // the first process does not serve EMQ verbs (the module is not loaded).
   void admit(const Process& process);
+  // The run_id of the process that serves `queue` now (in a cluster: its slot's owner).
+  const std::string& run_id_serving(const std::string& queue);
+  // Incarnations admitted: 1 + restarts and failovers (a cluster's nodes are all the first).
+  std::size_t incarnations() const { return incarnations_; }
   // Closes every connection; SHUTDOWN (else kill) a server it started, removing its directory.
   void stop();
 
@@ -80,14 +87,15 @@ class RealSession {
   // name, nothing else.
   void clean(const ScenarioKeys& keys);
 
-  // `argv` as client `name` (a connection of its own, opened at its first call); the raw
-  // reply, run_ids not mapped.
+  // `argv` as client `name` (a connection of its own, opened at its first call; in a
+  // cluster one per node, each call sent to the node serving its key); the raw reply,
+  // run_ids not mapped.
   Reply call(const std::string& name, const std::vector<std::string>& argv);
   // A lost reply: sends `argv` as client `name` and reads the reply (so the call has run
   // before the next step, and the runner knows what the server answered), then closes that
   // client's connection as a client that timed out does; its next call opens a new one.
   Reply call_and_lose(const std::string& name, const std::vector<std::string>& argv);
-  // On the admin connection.
+  // On the admin connection (in a cluster, of the node serving argv's key).
   Reply admin_call(const std::vector<std::string>& argv);
   // DEBUG DIGEST (when the server allows DEBUG, else empty).
   bool digest_allowed() const { return digest_allowed_; }
@@ -100,8 +108,8 @@ class RealSession {
   std::optional<Row> row(const std::string& key, bool mapped);
   // A zset's members by rank; nullopt when the key holds something else.
   std::optional<std::vector<std::string>> members(std::string_view key);
-  // The scenario's final keyspace: key -> normalised text (differential.h).
-  std::map<std::string, std::string> final_keys(const ScenarioKeys& keys);
+  // The scenario's final keyspace, run_ids mapped.
+  std::map<std::string, KeyValue> final_keys(const ScenarioKeys& keys);
 
   // Real run_ids into the sim's.
   const RunIdMap& run_id_map() const { return ids_; }
@@ -109,8 +117,11 @@ class RealSession {
   const std::vector<std::string>& run_ids() const { return real_ids_; }
 
  private:
-  real::ServerConnection connect();
-  Process opened();
+  Process opened(int port, std::size_t incarnation);
+  int home_port() const;                       // the server; a cluster's first node
+  int port_for(const std::string& routing_key);  // the node serving the key
+  real::ServerConnection& connection(const std::string& client, int port);
+  Reply admin_call_at(int port, const std::vector<std::string>& argv);
 
   const RealTarget& target_;
   Persistence persistence_;
@@ -122,10 +133,13 @@ class RealSession {
   std::unique_ptr<real::FakeClock> clock_;
   std::unique_ptr<real::RealServer> server_;
   std::unique_ptr<real::RealServer> replica_;
-  std::optional<real::ServerConnection> admin_;
-  std::map<std::string, real::ServerConnection> clients_;
+  std::unique_ptr<real::RealCluster> cluster_;
+  std::map<std::string, int> port_of_key_;   // cluster routing, by key
+  std::map<int, std::string> run_id_at_;     // port -> run_id of the process there
+  std::size_t incarnations_ = 0;
+  // (client name, port) -> connection; the admin's client name is "".
+  std::map<std::pair<std::string, int>, real::ServerConnection> connections_;
   bool digest_allowed_ = false;
-  bool fake_clock_ = false;
 };
 
 }  // namespace trafikey::scenario

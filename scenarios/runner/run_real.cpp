@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <optional>
 #include <set>
 #include <stdexcept>
@@ -15,6 +16,7 @@
 #include "scenarios/runner/real_checks.h"
 #include "scenarios/runner/real_session.h"
 #include "scenarios/runner/run_sim.h"
+#include "sim/clock.h"
 #include "sim/scenario/notation.h"
 #include "sim/scenario/write.h"
 
@@ -27,12 +29,6 @@ int starts_in(const Scenario& scenario) {
   return static_cast<int>(std::count_if(scenario.steps.begin(), scenario.steps.end(), [](const Step& s) {
     return std::holds_alternative<Restart>(s.action) || std::holds_alternative<Failover>(s.action);
   }));
-}
-
-bool clock_faults_in(const Scenario& scenario) {
-  return std::any_of(scenario.steps.begin(), scenario.steps.end(), [](const Step& s) {
-    return std::holds_alternative<ClockStep>(s.action) || std::holds_alternative<Drift>(s.action);
-  });
 }
 
 // Before which steps the replica must take its copy, so that at each failover it holds
@@ -68,8 +64,7 @@ class RealRunner {
  public:
   RealRunner(const Scenario& scenario, const RealTarget& target)
       : scenario_(scenario), keys_(scenario_keys(scenario)),
-        session_(target, scenario.options.persistence, sim_run_ids(scenario.options, starts_in(scenario) + 1),
-                 clock_faults_in(scenario)),
+        session_(target, scenario.options.persistence, sim_run_ids(scenario.options, starts_in(scenario) + 1)),
         checks_(session_, keys_), starts_server_(target.starts_server()), replica_syncs_(replica_syncs(scenario)) {}
 
   RunResult run() {
@@ -80,6 +75,7 @@ class RealRunner {
         const Step& step = scenario_.steps[i];
         std::this_thread::sleep_until(start_ + std::chrono::milliseconds(step.time_ms));
         step_ = &step;
+        hold_clock();
         if (replica_syncs_.contains(i)) session_.sync_replica();
         checks_.at_step(step_);
         auto failure = std::visit([&](const auto& action) { return act(action, result); }, step.action);
@@ -99,7 +95,8 @@ class RealRunner {
     }
     result.violations = checks_.violations();
     result.judged = checks_.judged();
-    result.incarnations = static_cast<int>(session_.run_ids().size()) - 1;
+    result.incarnations = static_cast<int>(session_.incarnations());
+    result.clocks_agree = session_.holds_clock();
     session_.stop();
     return result;
   }
@@ -111,11 +108,15 @@ class RealRunner {
   }
 
   void begin() {
-    started(session_.start());
+    for (const RealSession::Process& process : session_.start()) started(process);
     if (!starts_server_) session_.clean(keys_);
     start_ = std::chrono::steady_clock::now();
-    session_.set_clock_origin(start_);
   }
+
+  // The server's clock reads what the sim's reads at this step's true time (sim/world.h's
+  // server clock), exactly, for every call of the step: so leases, sweeps and every score
+  // that is a server time come out as the sim's, whatever the real waits overshot.
+  void hold_clock() { session_.hold_clock(server_clock_.value(step_->time_ms)); }
 
   // A process started: judge epoch.load, then record its run_id.
   void started(const RealSession::Process& process) {
@@ -152,11 +153,14 @@ class RealRunner {
     return std::nullopt;
   }
   Failure act(const ClockStep& clock, RunResult&) {
-    session_.step_clock(step_->time_ms, clock.delta_ms);
+    server_clock_.step(step_->time_ms, clock.delta_ms);
+    hold_clock();
     return std::nullopt;
   }
+  // The rate in whole per mille, as run_sim gives it to World::set_clock_rate.
   Failure act(const Drift& drift, RunResult&) {
-    session_.set_clock_rate(step_->time_ms, drift.rate);
+    server_clock_.set_rate(step_->time_ms, static_cast<double>(std::llround(drift.rate * 1000.0)) / 1000.0);
+    hold_clock();
     return std::nullopt;
   }
   // Sim-only steps never reach here: real_skip_reason refuses their files.
@@ -211,6 +215,7 @@ class RealRunner {
   RealChecks checks_;
   bool starts_server_ = false;
   std::chrono::steady_clock::time_point start_;
+  sim::LinearClock server_clock_;  // the sim's server clock, over the steps' true times
   const Step* step_ = nullptr;
   std::set<std::string> lost_for_;  // clients whose next reply is lost
   std::set<std::size_t> replica_syncs_;  // step indices before which the replica copies
@@ -240,7 +245,9 @@ RunResult run_differential(const Scenario& scenario, const RealTarget& target) {
     real.failure->step = "(on the real server) " + real.failure->step;
     return real;
   }
-  if (auto d = first_difference(sim, real, scenario_keys(scenario))) {
+  ScenarioKeys keys = scenario_keys(scenario);
+  keys.clocks_agree = sim.clocks_agree && real.clocks_agree;
+  if (auto d = first_difference(sim, real, keys)) {
     real.status = CheckStatus::failed;
     std::string what = "sim and real server differ: " + d->what;
     for (const Step& step : scenario.steps) {

@@ -15,6 +15,16 @@
 //                        empty; `everysec` and `snapshot` lose writes at a restart only in
 //                        the sim's model (a SHUTDOWN writes everything), so their files
 //                        with `restart` are skipped.
+//   --cluster N          with --server-bin: the runner starts a loopback cluster of N
+//                        primaries, the module on every node (module/harness/
+//                        real_cluster.h), and sends each call to the node that owns its
+//                        key's slot (an EMQ verb's queue name, EVAL's first key, a plain
+//                        command's first argument); every node's run_id is incarnation 1's,
+//                        a sweep is judged against its queue's node, verb.atomic against
+//                        every node's digest. A cluster keeps true time (so scores of
+//                        server times are not compared), and files with restart, failover,
+//                        clock or drift are skipped there (module.Cluster.* tests a cluster
+//                        failover).
 // Fault steps on a real server (issue 18), each skip naming the line that stops the file:
 //   lose C     C's next call runs; the runner reads the reply (recorded as the server's, as
 //              the sim records it, and matched against `=>`), then drops C's connection as
@@ -27,15 +37,20 @@
 //              failover the old primary is killed and the copy serves: its own run_id, the
 //              dataset the sim's lagging replica holds (faults/failover.scn checks that a
 //              write after the last sync is gone).
-//   clock +-MS, drift RATE   --server-bin only: every server process runs under libfaketime
-//              (module/harness/fake_clock.h) on one shared timestamp file, stepped and
-//              drifted as the sim's LinearClock at the steps' true times. Skipped, with the
-//              reason, when libfaketime is missing or the binary hangs under it (Debian
-//              12's redis-server does: its jemalloc calls clock_gettime while libfaketime
-//              initialises), which real_skip probes once per binary.
+//   clock +-MS, drift RATE   --server-bin only. Every server process the runner starts
+//              runs on one FakeClock (module/harness/fake_clock.h: a preloaded shim answers
+//              the server's wall-clock reads from a page the runner writes), whatever the
+//              file's steps. Before each step the runner holds that clock at the sim's server
+//              time for the step's true time (a sim::LinearClock it steps and drifts as
+//              World does), so every call reads exactly the time the sim's call reads: the
+//              clock is 0 at the start, a step or drift changes it as on the sim, and a
+//              restarted server or promoted replica reads the same clock. Leases, sweeps and
+//              time scores then come out as the sim's, which lets the differential check
+//              compare scores too (RunResult::clocks_agree).
 //   epoch fail / epoch malformed   sim only: nothing makes a real run_id read fail.
 // Times are real waits: step `at T` runs once T ms have passed on a
-// steady clock since the scenario started (the server started and answered). Each client
+// steady clock since the scenario started (the server started and answered); the server's
+// wall clock, with --server-bin, is the sim's (above), with --server its own. Each client
 // name has its own connection. Replies are hiredis' RESP2 replies as core Replys, with
 // every run_id rewritten to the sim's run_id of the same incarnation (differential.h
 // RunIdMap), so expectations written for the sim hold here too.
@@ -60,6 +75,7 @@
 // Not observable here: queue.transitions and queue.fence (they need the ledger).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -73,6 +89,7 @@ struct RealTarget {
   int port = 0;
   std::string server_bin;    // --server-bin: the runner starts this binary
   std::string module_path;   // trafikey.so for --server-bin (absolute)
+  std::size_t cluster_primaries = 0;  // --cluster N (with --server-bin): a loopback cluster
 
   bool starts_server() const { return !server_bin.empty(); }
   std::string describe() const;  // "redis-server /usr/bin/redis-server" or "HOST:PORT"

@@ -5,7 +5,7 @@
 // hold; that step is the failure, quoted with its source line, what the file expected and
 // what the server gave. Besides its status a run keeps what the differential check
 // (differential.h) compares: every call with its reply, and the final keyspace of the
-// scenario's keys, already normalised (run_id values in the sim's spelling, see there).
+// scenario's keys (run_id values in the sim's spelling, see there).
 #pragma once
 
 #include <cstdint>
@@ -13,8 +13,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
+#include "core/host.h"
 #include "core/invariants.h"
 #include "core/reply.h"
 #include "properties/checker.h"
@@ -39,13 +41,25 @@ struct CallTrace {
   bool lost = false;
 };
 
+// A key's value as a server holds it: what both runners read back at the end.
+struct KeyValue {
+  KeyType type = KeyType::none;
+  std::string value;                                       // string
+  std::vector<std::pair<std::string, std::string>> items;  // hash: field, value (any order);
+                                                           // zset: member, score text, by rank
+};
+
 struct RunResult {
   CheckStatus status = CheckStatus::passed;        // passed, failed or skipped
   std::optional<StepFailure> failure;  // when failed
   std::string skip_reason;             // when skipped
   std::vector<CallTrace> calls;        // in order, up to the failure
-  // Final keyspace of the scenario's keys: key -> normalised text (differential.h).
-  std::map<std::string, std::string> final_keys;
+  // Final keyspace of the scenario's keys, run_id values in the sim's spelling
+  // (differential.h normalises the rest when it compares).
+  std::map<std::string, KeyValue> final_keys;
+  // The server's clock read the sim's server time at every step: always on the sim; on a
+  // real server the runner started, whose clock it holds there (run_real.h).
+  bool clocks_agree = false;
   // Every broken invariant seen, in order. On the sim, the checker's violations; on a real
   // server (no call index, no history) call and history_line are 0, true_ms is the step's
   // time and facts the whole line: "ID (line N, t=T, real server): what".

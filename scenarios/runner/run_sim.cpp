@@ -71,6 +71,7 @@ class SimRunner {
     result.history = world_.history().text();
     result.incarnations = world_.incarnation();
     result.final_keys = final_keys();
+    result.clocks_agree = true;
     return result;
   }
 
@@ -164,10 +165,10 @@ class SimRunner {
     return failed("every invariant holds", actual, v.front().invariant);
   }
 
-  std::map<std::string, std::string> final_keys() const {
+  std::map<std::string, KeyValue> final_keys() const {
     const ScenarioKeys keys = scenario_keys(scenario_);
     const sim::Keyspace& data = world_.data();
-    std::map<std::string, std::string> out;
+    std::map<std::string, KeyValue> out;
     for (const std::string& key : data.keys()) {
       if (!keys.wanted(key)) continue;
       KeyValue value;
@@ -178,7 +179,7 @@ class SimRunner {
       if (const sim::Keyspace::Zset* z = data.zset_at(key, wrong)) {
         for (const auto& [score, member] : z->order) value.items.emplace_back(member, sim::format_score(score));
       }
-      out[key] = normalised_key_text(key, value, keys);
+      out[key] = std::move(value);
     }
     return out;
   }

@@ -17,7 +17,8 @@ file(WRITE ${WORK}/broken.scn
 # The sim's plain ZADD takes no flags; a real server's does: a true divergence.
 file(WRITE ${WORK}/diverges.scn "${head}at 0 a: ZADD z NX 1 m => _\n")
 
-expect("help" 0 "" "--server TEXT.*--server-bin TEXT.*--module TEXT.*--differential" scenario --help)
+expect("help" 0 "" "--server TEXT.*--server-bin TEXT.*--cluster UINT.*--module TEXT.*--differential" scenario --help)
+expect("--cluster without --server-bin" 2 "" "--cluster needs --server-bin PATH" scenario --cluster 3 pass.scn)
 expect("real: passes, skips the sim-only file by name" 0 "1 passed, 0 failed, 1 skipped"
        "skipped sim_only.scn: sim-only step at line 4: epoch fail\n.*skipped on [^\n]*: sim_only.scn"
        scenario --server-bin ${SERVER_BIN} pass.scn sim_only.scn)

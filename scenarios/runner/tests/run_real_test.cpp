@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <stdexcept>
 
 #include "scenarios/runner/run_real.h"
 #include "module/harness/fake_clock.h"
@@ -162,28 +163,79 @@ TEST(RunReal, clock_steps_need_a_server_the_runner_starts) {
   EXPECT_EQ(real_skip_reason(parse(std::string(header) + "at 5 failover\n"), server_bin()), "");
 }
 
-TEST(RunReal, the_fake_clock_steps_a_process_started_on_it) {
-  if (real::find_libfaketime().empty()) GTEST_SKIP() << "no libfaketime";
-  const auto origin = std::chrono::steady_clock::now();
-  std::string pattern = (std::filesystem::temp_directory_path() / "trafikey-clock-test-XXXXXX").string();
-  ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-  const std::filesystem::path dir = pattern;
-  real::FakeClock clock(dir, origin);
-  clock.step(0, 100000);  // +100 s
+// A temporary directory, removed at the end of the test.
+struct TempDir {
+  TempDir() {
+    std::string pattern = (std::filesystem::temp_directory_path() / "trafikey-clock-test-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+    path = pattern;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+  }
+  std::filesystem::path path;
+};
+
+std::string faked_date(const real::FakeClock& clock) {
   std::string command = "env";
   for (const std::string& e : clock.env()) command += " '" + e + "'";
-  command += " date +%s";
+  command += " date -u +%s";
   FILE* out = ::popen(command.c_str(), "r");
-  ASSERT_NE(out, nullptr);
+  if (out == nullptr) return "(popen failed)";
   char text[64] = {};
-  ASSERT_NE(std::fgets(text, sizeof text, out), nullptr);
+  const bool read = std::fgets(text, sizeof text, out) != nullptr;
   ::pclose(out);
-  const long long faked = std::atoll(text);
-  const long long now = static_cast<long long>(std::time(nullptr));
-  EXPECT_GE(faked, now + 95) << text;
-  EXPECT_LE(faked, now + 105) << text;
-  std::error_code ec;
-  std::filesystem::remove_all(dir, ec);
+  return read ? text : "(no output)";
+}
+
+TEST(RunReal, the_fake_clock_sets_the_wall_clock_of_a_process_started_on_it) {
+  TempDir dir;
+  real::FakeClock clock(dir.path, 86'400'000, 0.0);  // held at one day after the epoch
+  EXPECT_EQ(faked_date(clock), "86400\n");
+  clock.set(172'800'500, 0.0);
+  EXPECT_EQ(faked_date(clock), "172800\n");
+  // At rate 1 it runs with true time from the value set.
+  clock.set(1'000'000'000'000, 1.0);
+  const long long now = std::atoll(faked_date(clock).c_str());
+  EXPECT_GE(now, 1'000'000'000LL);
+  EXPECT_LE(now, 1'000'000'005LL);
+}
+
+// The server Debian 12 ships hung under libfaketime; under the shim it starts, and its
+// TIME, the module's time and a restarted process all follow the clock page.
+TEST(RunReal, a_real_server_runs_on_the_fake_clock_and_follows_each_change) {
+  TempDir dir;
+  real::FakeClock clock(dir.path, 5'000, 0.0);
+  real::RealServer server(real::ServerConfig{TRAFIKEY_MODULE_PATH, {}, {}, clock.env()});
+  real::ServerConnection c = server.connect();
+  EXPECT_EQ(c.call({"TIME"}), Reply::array_of(Reply::bulk("5"), Reply::bulk("0")));
+  clock.set(7'250, 0.0);
+  EXPECT_EQ(c.call({"TIME"}), Reply::array_of(Reply::bulk("7"), Reply::bulk("250000")));
+  c.call({"EMQ.ADD", "q", "j1", "x"});
+  c.call({"EMQ.CLAIM", "q", "400"});
+  EXPECT_EQ(c.call({"ZSCORE", "emq:{q}:active", "j1"}), Reply::bulk("7650")) << "the lease's deadline";
+  server.restart();
+  c = server.connect();
+  EXPECT_EQ(c.call({"TIME"}), Reply::array_of(Reply::bulk("7"), Reply::bulk("250000")));
+}
+
+// The server's clock is the sim's: held at the sim's server time at each step, so time
+// scores match the sim's exactly, a step and a drift included.
+TEST(RunReal, the_server_clock_reads_the_sims_server_time_at_every_step) {
+  const Scenario s = parse(std::string(header) +
+                           "at 0 p: EMQ.ADD q j1 x => 1\n"
+                           "at 0 p: EMQ.ADD q j2 x => 1\n"
+                           "at 10 w: EMQ.CLAIM q 400 => _\n"
+                           "at 20 clock +1000\n"
+                           "at 30 drift 2\n"
+                           "at 40 w: EMQ.CLAIM q 400 => _\n"
+                           "at 40 a: ZRANGE \"emq:{q}:active\" 0 -1 WITHSCORES => [j1 \"410\" j2 \"1450\"]\n"
+                           "at 50 w: EMQ.COMPLETE q j2 1 => 1\n"
+                           "at 50 a: ZSCORE \"emq:{q}:done\" j2 => \"1070\"\n");
+  const RunResult r = run_differential(s, server_bin());
+  EXPECT_EQ(r.status, CheckStatus::passed) << why(r);
+  EXPECT_TRUE(r.clocks_agree);
 }
 
 TEST(RunReal, a_server_that_does_not_start_fails_the_file_with_the_reason) {
@@ -210,6 +262,29 @@ TEST(RunReal, the_differential_check_compares_replies_and_final_keys) {
   ASSERT_EQ(differ.status, CheckStatus::failed);
   EXPECT_EQ(differ.failure->invariant, "sim.differential");
   EXPECT_EQ(differ.failure->line, 3);
+}
+
+// --cluster 3: each queue's calls go to its slot's owner (q and orders live on different
+// nodes), sweeps are judged against that node's run_id, and the differential check holds.
+TEST(RunReal, on_a_cluster_each_queue_is_served_by_its_slots_owner) {
+  RealTarget target = server_bin();
+  target.cluster_primaries = 3;
+  const Scenario s = parse(std::string(header) +
+                           "at 0 p: EMQ.ADD q j1 x => 1\n"
+                           "at 0 p: EMQ.ADD orders o1 y => 1\n"
+                           "at 0 w: EMQ.CLAIM q 1 => [[j1 1 x]]\n"
+                           "at 0 w: EMQ.CLAIM orders 60000 => [[o1 1 y]]\n"
+                           "at 50 s: EMQ.STALLED.CHECK q 3 => [recovered [j1] dead [] ghosts [] lanes []]\n"
+                           "at 50 w: EMQ.COMPLETE orders o1 1 => 1\n"
+                           "at 50 a: HGET \"emq:{q}:job:j1\" stalled => \"1\"\n"
+                           "at 50 check invariants\n");
+  const RunResult r = run_differential(s, target);
+  EXPECT_EQ(r.status, CheckStatus::passed) << why(r);
+  EXPECT_FALSE(r.clocks_agree) << "a cluster keeps true time";
+  EXPECT_EQ(r.judged.at("epoch.counted"), 1);
+  EXPECT_EQ(real_skip_reason(parse(std::string(header) + "at 5 restart\n"), target),
+            "restart at line 3: not on a cluster (--cluster): the runner restarts, fails over and sets the clock "
+            "of a lone server only (module.Cluster.* covers a cluster failover)");
 }
 
 }  // namespace

@@ -183,6 +183,19 @@ TEST(Differential, time_scored_sets_compare_members_only_and_the_rest_exactly) {
   EXPECT_EQ(normalised_key_text("emq:{q}:job:j1", row, keys), "hash attempts=\"1\" state=\"active\"");
 }
 
+TEST(Differential, when_the_clocks_agree_time_scored_sets_compare_with_their_scores) {
+  ScenarioKeys keys;
+  keys.queues = {"q"};
+  keys.clocks_agree = true;
+  KeyValue active{KeyType::zset, {}, {{"j1", "100"}, {"j2", "200"}}};
+  KeyValue later{KeyType::zset, {}, {{"j1", "100"}, {"j2", "201"}}};
+  EXPECT_EQ(normalised_key_text("emq:{q}:active", active, keys), "zset \"j1\":100 \"j2\":200");
+  EXPECT_NE(normalised_key_text("emq:{q}:active", active, keys),
+            normalised_key_text("emq:{q}:active", later, keys));
+  const CallTrace zscore{3, "a", {"ZSCORE", "emq:{q}:done", "j1"}, Reply::bulk("150"), false};
+  EXPECT_EQ(normalised_reply(zscore, keys), Reply::bulk("150"));
+}
+
 TEST(Differential, replies_differ_at_the_first_call_and_times_are_normalised) {
   ScenarioKeys keys;
   keys.queues = {"q"};
@@ -199,7 +212,7 @@ TEST(Differential, replies_differ_at_the_first_call_and_times_are_normalised) {
 
   real.calls[1].reply = Reply::integer(1);
   EXPECT_FALSE(first_difference(sim, real, keys));
-  real.final_keys["emq:{q}:seq"] = "string \"1\"";
+  real.final_keys["emq:{q}:seq"] = KeyValue{KeyType::string, "1", {}};
   const auto key = first_difference(sim, real, keys);
   ASSERT_TRUE(key);
   EXPECT_EQ(key->line, 0);
