@@ -15,6 +15,7 @@ std::string runs_word(std::int64_t n) { return std::to_string(n) + (n == 1 ? " r
 std::string percent(std::int64_t part, std::int64_t whole) {
   if (whole <= 0) return "0%";
   const std::int64_t tenths = (part * 1000 + whole / 2) / whole;
+  if (part > 0 && tenths == 0) return "<0.1%";  // reached, however rarely: never "0%"
   return std::to_string(tenths / 10) + (tenths % 10 ? "." + std::to_string(tenths % 10) : "") + "%";
 }
 
