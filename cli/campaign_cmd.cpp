@@ -14,12 +14,11 @@
 #include "properties/campaign.h"
 #include "properties/campaign_summary.h"
 #include "properties/coverage.h"
+#include "cli/campaign_dashboard.h"
 #include "cli/campaign_junit.h"
-#include "core/invariants.h"
 #include "core/text.h"
 #include "properties/failure_files.h"
 #include "cli/commands.h"
-#include "reports/report.h"
 #include "sim/plan.h"
 
 namespace trafikey::cli {
@@ -71,65 +70,6 @@ const std::vector<std::string> verdict_names{"ghost", "lane", "exempt", "counted
 const std::vector<std::string> edge_names{"pending->active", "active->pending", "active->done",
                                           "active->dead"};
 
-// The campaign report: every run's history with its invariant table, the failure (shrunk)
-// first-class with its replay command.
-std::string write_campaign_report(const properties::CampaignResult& result, const std::string& path,
-                                  const std::string& replay, const std::string& failure_history,
-                                  int determinism_every) {
-  auto table = [](const std::map<std::string, std::int64_t>& judged,
-                  const std::vector<properties::Violation>& violations) {
-    std::vector<reports::InvariantResult> rows;
-    for (std::string_view id : invariant_ids) {
-      reports::InvariantResult row;
-      row.id = id;
-      auto it = judged.find(row.id);
-      if (it != judged.end() && it->second > 0) {
-        row.status = CheckStatus::passed;
-        row.detail = "judged " + std::to_string(it->second) + " times";
-      }
-      for (const auto& v : violations) {
-        if (v.invariant != row.id) continue;
-        row.status = CheckStatus::failed;
-        row.detail = v.describe();
-        row.history_line = v.history_line;
-        break;
-      }
-      rows.push_back(row);
-    }
-    return rows;
-  };
-  std::vector<reports::ReportInput> inputs;
-  if (result.failure && !failure_history.empty()) {
-    const auto& f = *result.failure;
-    reports::ReportInput input;
-    input.name = "run " + std::to_string(f.run) + " (shrunk)";
-    input.history_text = failure_history;
-    input.invariants = table({}, f.violations);
-    input.failure = reports::FailureInfo{f.invariant, f.violations.front().describe(), "", replay,
-                                         f.violations.front().history_line};
-    input.replay_command = replay;
-    inputs.push_back(std::move(input));
-  }
-  for (const auto& run : result.runs) {
-    reports::ReportInput input;
-    input.name = "run " + std::to_string(run.run);
-    input.history_text = run.history;
-    input.invariants = table(run.judged, run.violations);
-    if (determinism_every > 0 && run.run % determinism_every == 0 && run.violations.empty()) {
-      for (auto& row : *input.invariants) {
-        if (row.id != "sim.determinism") continue;
-        row.status = CheckStatus::passed;
-        row.detail = "run twice: the same fingerprint";
-      }
-    }
-    inputs.push_back(std::move(input));
-  }
-  std::string md = path;
-  if (md.size() > 5 && md.ends_with(".html")) md.resize(md.size() - 5);
-  md += ".md";
-  return reports::write_report(inputs, path, md);
-}
-
 }  // namespace
 
 void add_campaign(CLI::App& app) {
@@ -150,7 +90,8 @@ void add_campaign(CLI::App& app) {
                   "Run every Nth history twice and compare fingerprints (0: never; default 10)")
       ->check(CLI::Range(0, 1000000));
   cmd->add_option("--report", args->report,
-                  "Write a campaign report: OUT.html (coverage, run sizes, every run) and OUT.md");
+                  "Write the campaign dashboard: OUT.html (failures with their replay commands, coverage "
+                  "charts, run size and length histograms, a bounded runs table) and OUT.md");
   cmd->add_option("--shard", args->shard,
                   "Run only shard I of N (0-based): the runs i with i % N == I, each as the whole "
                   "campaign runs it; `trafikey-sim merge` joins the N directories");
@@ -184,7 +125,6 @@ void add_campaign(CLI::App& app) {
     options.seed = args->seed;
     options.parallel = args->parallel;
     options.determinism_every = args->determinism_every;
-    options.keep_histories = !args->report.empty();
     if (shard) {
       options.shard_index = shard->first;
       options.shard_count = shard->second;
@@ -283,8 +223,8 @@ void add_campaign(CLI::App& app) {
               << "coverage targets (properties/coverage.h):\n" << properties::coverage_table(result);
     auto report = [&](const std::string& replay, const std::string& failure_history) {
       if (args->report.empty()) return;
-      const std::string error = write_campaign_report(result, args->report, replay, failure_history,
-                                                      args->determinism_every);
+      const std::string error = write_summary_report(summary, replay, failure_history, args->report,
+                                                     markdown_beside(args->report));
       if (error.empty()) {
         std::cout << "report   " << args->report << "\n";
       } else {

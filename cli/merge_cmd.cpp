@@ -6,11 +6,11 @@
 #include <fstream>
 #include <iostream>
 
+#include "cli/campaign_dashboard.h"
 #include "cli/campaign_junit.h"
 #include "cli/commands.h"
 #include "core/text.h"
 #include "properties/campaign_summary.h"
-#include "reports/report.h"
 
 namespace trafikey::cli {
 
@@ -81,24 +81,8 @@ int merge(const MergeArgs& args) {
     std::cout << "FAILED run " << f.run << " (from " << merged.failure_dir << "): " << f.facts << "\n";
     if (!replay.empty()) std::cout << "replay with:\n  " << replay << "\n";
   }
-  if (!args.report.empty() && history.empty()) {
-    // The shards' runs stay in the shards (their own --report pages); merge only has the
-    // failure's history to show.
-    std::cout << "report   not written: no failure to show (each shard's --report holds its runs)\n";
-  } else if (!args.report.empty()) {
-    std::vector<reports::ReportInput> inputs;
-    {
-      reports::ReportInput input;
-      input.name = "run " + std::to_string(s.failure->run) + " (shrunk)";
-      input.history_text = history;
-      input.failure = reports::FailureInfo{s.failure->invariant, s.failure->facts, "", replay, 0};
-      input.replay_command = replay;
-      inputs.push_back(std::move(input));
-    }
-    std::string md = args.report;
-    if (md.size() > 5 && md.ends_with(".html")) md.resize(md.size() - 5);
-    md += ".md";
-    const std::string error = reports::write_report(inputs, args.report, md);
+  if (!args.report.empty()) {
+    const std::string error = write_summary_report(s, replay, history, args.report, markdown_beside(args.report));
     std::cout << (error.empty() ? "report   " + args.report : "report not written: " + error) << "\n";
   }
   if (!args.junit.empty()) {
@@ -123,7 +107,8 @@ void add_merge(CLI::App& app) {
   cmd->add_option("dirs", args->dirs, "Shard directories (each with its campaign.json)")->required();
   cmd->add_option("--out", args->out, "Directory for the merged campaign.json and replay files")->required();
   cmd->add_option("--report", args->report,
-                  "Write OUT.html and OUT.md of the failure's shrunk history (when the campaign failed)");
+                  "Write the campaign dashboard of the merged campaign (OUT.html, with the failure's shrunk "
+                  "history in full when it failed) and OUT.md");
   cmd->add_option("--junit", args->junit, "Write JUnit XML: one test case per invariant");
   cmd->callback([args] { exit_status() = merge(*args); });
 }

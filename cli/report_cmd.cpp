@@ -3,6 +3,11 @@
 #include <iostream>
 #include <memory>
 
+#include <filesystem>
+
+#include "cli/campaign_dashboard.h"
+#include "core/text.h"
+#include "properties/campaign_summary.h"
 #include "reports/load.h"
 #include "reports/report.h"
 #include "cli/commands.h"
@@ -16,6 +21,38 @@ struct ReportArgs {
   std::string md;
   std::string baseline;
 };
+
+// A campaign.json: its dashboard, with the failure's history beside it (failure.*) in full.
+int summary_report(const std::string& file, const ReportArgs& args) {
+  const auto text = read_file(file);
+  if (!text) {
+    std::cerr << "trafikey-sim report: " << file << ": cannot read the file\n";
+    return 2;
+  }
+  std::string error;
+  const auto summary = properties::parse_summary(*text, error);
+  if (!summary) {
+    std::cerr << "trafikey-sim report: " << file << ": not a campaign summary (campaign.json): " << error << "\n";
+    return 2;
+  }
+  std::string replay, history;
+  if (summary->failure) {
+    const auto dir = std::filesystem::path(file).parent_path();
+    for (const char* name : {"failure.history.jsonl", "failure.scn"}) {
+      const auto path = dir / name;
+      if (!std::filesystem::exists(path)) continue;
+      replay = "trafikey-sim replay " + path.string();
+      if (std::string(name) == "failure.history.jsonl") history = read_file(path.string()).value_or("");
+    }
+  }
+  if (auto bad = write_summary_report(*summary, replay, history, args.out, args.md); !bad.empty()) {
+    std::cerr << "trafikey-sim report: " << bad << "\n";
+    return 2;
+  }
+  std::cout << "report  " << args.out << " (the dashboard of " << file << ")\n";
+  if (!args.md.empty()) std::cout << "summary " << args.md << "\n";
+  return 0;
+}
 
 int report(const ReportArgs& args) {
   std::string error;
@@ -43,6 +80,14 @@ int report(const ReportArgs& args) {
     if (!args.md.empty()) std::cout << "summary    " << args.md << "\n";
     return 0;
   }
+  for (const auto& file : args.files) {
+    if (!file.ends_with(".json")) continue;
+    if (args.files.size() != 1) {
+      std::cerr << "trafikey-sim report: " << file << ": a campaign.json is reported alone, not with other files\n";
+      return 2;
+    }
+    return summary_report(file, args);
+  }
   auto inputs = reports::load_inputs(args.files, &error);
   if (!inputs) {
     std::cerr << "trafikey-sim report: " << error << "\n";
@@ -66,7 +111,8 @@ void add_report(CLI::App& app) {
       "Render histories as one self-contained HTML report (timelines, invariants, state graph); "
       "with --baseline OLD_DIR NEW_DIR, what changed between two runs of the same histories");
   cmd->add_option("FILE", args->files,
-                  "history.jsonl files, or directories holding *.jsonl histories (with --baseline: NEW_DIR)")
+                  "history.jsonl files, or directories holding *.jsonl histories (with --baseline: NEW_DIR); or "
+                  "one campaign.json: the campaign's dashboard")
       ->required();
   cmd->add_option("-o,--out", args->out, "The HTML file to write")->required();
   cmd->add_option("--md", args->md, "Also write a Markdown summary (for a pull-request comment)");

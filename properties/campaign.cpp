@@ -99,7 +99,7 @@ CampaignResult run_campaign(const CampaignOptions& options,
         std::lock_guard lock(generation);
         plan = gen(random_for(options.seed, i), size_for(i)).value();
       }
-      slot.run = run_checked(plan, options.keep_histories);
+      slot.run = run_checked(plan, false);
       slot.failed = slot.run.failed();
       if (!slot.failed && options.determinism_every > 0 && i % options.determinism_every == 0) {
         sim::RunOptions hash_only;
@@ -137,9 +137,6 @@ CampaignResult run_campaign(const CampaignOptions& options,
     const Slot& slot = *slot_ptr;
     const int i = index_of(j);
     ++result.started;
-    if (options.keep_histories) {
-      result.runs.push_back({i, slot.run.summary.history, slot.run.judged, slot.run.violations});
-    }
     CampaignResult::RunCoverage cov;
     cov.run = i;
     if (slot.failed) {
@@ -160,7 +157,10 @@ CampaignResult run_campaign(const CampaignOptions& options,
     result.calls_per_run.push_back(s.calls);
     cov.determinism_checked = twice;
     cov.calls = s.calls;
+    cov.sim_ms = s.end_true_ms;
     cov.outcome = s.outcome;
+    cov.final_states = s.jobs;
+    cov.judged = slot.run.judged;
     cov.faults = s.faults;
     cov.verdicts = s.verdicts;
     cov.edges = slot.run.edges;

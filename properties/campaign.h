@@ -34,7 +34,6 @@ struct CampaignOptions {
   int parallel = 1;
   int determinism_every = 10;  // 0: never
   int shrink_budget = 3000;    // candidate runs tried while shrinking
-  bool keep_histories = false; // keep every run's history text (for a campaign report)
   PlanSpace space = full_space();
   int shard_index = 0, shard_count = 1;  // this shard runs the i with i % count == index
   // Asked before each run starts (may be empty): false starts no more runs, so the runs
@@ -58,20 +57,16 @@ struct CampaignResult {
   std::map<std::string, std::int64_t> faults, verdicts, edges, outcomes, situations;
   std::vector<std::int64_t> calls_per_run;  // passed runs, in run order
   std::optional<CampaignFailure> failure;
-  struct RunRecord {  // when keep_histories: every finished run up to the failure
-    int run = 0;
-    std::string history;
-    std::map<std::string, std::int64_t> judged;
-    std::vector<Violation> violations;
-  };
-  std::vector<RunRecord> runs;
   struct RunCoverage {  // every finished run up to the failure, in run order
     int run = 0;
     bool failed = false;
     bool determinism_checked = false;  // passed, and run twice with the same fingerprint
     std::int64_t calls = 0;
+    std::int64_t sim_ms = 0;  // the run's length in simulated (true) time, never wall-clock
     std::string outcome;
     std::map<std::string, std::int64_t> faults, verdicts, edges, situations;
+    std::map<std::string, std::int64_t> final_states;  // jobs by ledger state at the end
+    std::map<std::string, std::int64_t> judged;        // invariant -> times judged
   };
   std::vector<RunCoverage> coverage;
   int started = 0;  // runs started (with keep_going: the K of runs 0..K-1)

@@ -3,12 +3,20 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "sim/run_stats.h"
+
 namespace trafikey::properties {
 
 namespace {
 
 using Json = nlohmann::ordered_json;
 using Coverage = CampaignResult::RunCoverage;
+
+using Histogram = std::vector<std::pair<std::int64_t, std::int64_t>>;
+
+Histogram histogram(const std::map<std::int64_t, std::int64_t>& buckets) {
+  return {buckets.begin(), buckets.end()};
+}
 
 // The fold: runs in run order, every one up to and including the first failure.
 void fold(CampaignSummary& s, const std::vector<Coverage>& runs) {
@@ -19,6 +27,17 @@ void fold(CampaignSummary& s, const std::vector<Coverage>& runs) {
   s.outcomes.clear();
   s.situations.clear();
   s.calls_per_run.clear();
+  s.final_states.clear();
+  s.judged.clear();
+  s.runs_reaching.clear();
+  s.longest_runs.clear();
+  s.sample_runs.clear();
+  std::map<std::int64_t, std::int64_t> calls_buckets, sim_ms_buckets;
+  auto reach = [&](const char* family, const std::map<std::string, std::int64_t>& counts) {
+    for (const auto& [k, n] : counts) {
+      if (n > 0) ++s.runs_reaching[std::string(family) + " " + k];
+    }
+  };
   for (const auto& r : runs) {
     if (r.failed) {
       ++s.failed;
@@ -32,7 +51,22 @@ void fold(CampaignSummary& s, const std::vector<Coverage>& runs) {
     for (const auto& [k, n] : r.situations) s.situations[k] += n;
     ++s.outcomes[r.outcome];
     s.calls_per_run.push_back(r.calls);
+    for (const auto& [k, n] : r.final_states) s.final_states[k] += n;
+    for (const auto& [k, n] : r.judged) s.judged[k] += n;
+    reach("fault", r.faults);
+    reach("verdict", r.verdicts);
+    reach("edge", r.edges);
+    reach("situation", r.situations);
+    ++calls_buckets[sim::bucket_of(r.calls)];
+    ++sim_ms_buckets[sim::bucket_of(r.sim_ms)];
+    sim::keep_first(s.longest_runs, r, longest_runs_max, [](const Coverage& a, const Coverage& b) {
+      return sim::longer_run(a.calls, a.run, b.calls, b.run);
+    });
+    sim::keep_first(s.sample_runs, r, sample_runs_max,
+                    [](const Coverage& a, const Coverage& b) { return sim::sampled_before(a.run, b.run); });
   }
+  s.calls_histogram = histogram(calls_buckets);
+  s.sim_ms_histogram = histogram(sim_ms_buckets);
 }
 
 Json coverage_json(const Coverage& r) {
@@ -43,12 +77,15 @@ Json coverage_json(const Coverage& r) {
     return j;
   }
   j["calls"] = r.calls;
+  j["sim_ms"] = r.sim_ms;
   j["outcome"] = r.outcome;
   j["twice"] = r.determinism_checked;
   j["faults"] = r.faults;
   j["verdicts"] = r.verdicts;
   j["edges"] = r.edges;
   j["situations"] = r.situations;
+  j["final_states"] = r.final_states;
+  j["judged"] = r.judged;
   return j;
 }
 
@@ -58,12 +95,15 @@ Coverage parse_coverage(const Json& j) {
   r.failed = j.value("failed", false);
   if (r.failed) return r;
   r.calls = j.at("calls").get<std::int64_t>();
+  r.sim_ms = j.at("sim_ms").get<std::int64_t>();
   r.outcome = j.at("outcome").get<std::string>();
   r.determinism_checked = j.at("twice").get<bool>();
   r.faults = j.at("faults").get<std::map<std::string, std::int64_t>>();
   r.verdicts = j.at("verdicts").get<std::map<std::string, std::int64_t>>();
   r.edges = j.at("edges").get<std::map<std::string, std::int64_t>>();
   r.situations = j.at("situations").get<std::map<std::string, std::int64_t>>();
+  r.final_states = j.at("final_states").get<std::map<std::string, std::int64_t>>();
+  r.judged = j.at("judged").get<std::map<std::string, std::int64_t>>();
   return r;
 }
 
@@ -114,6 +154,18 @@ std::string summary_json(const CampaignSummary& s) {
   j["situations"] = s.situations;
   j["outcomes"] = s.outcomes;
   j["calls_per_run"] = s.calls_per_run;
+  j["final_states"] = s.final_states;
+  j["judged"] = s.judged;
+  j["runs_reaching"] = s.runs_reaching;
+  j["calls_histogram"] = s.calls_histogram;
+  j["sim_ms_histogram"] = s.sim_ms_histogram;
+  auto rows = [](const std::vector<Coverage>& runs) {
+    Json a = Json::array();
+    for (const auto& r : runs) a.push_back(coverage_json(r));
+    return a;
+  };
+  j["longest_runs"] = rows(s.longest_runs);
+  j["sample_runs"] = rows(s.sample_runs);
   if (s.failure) {
     const auto& f = *s.failure;
     j["failure"] = {{"run", f.run},
@@ -124,11 +176,7 @@ std::string summary_json(const CampaignSummary& s) {
                     {"original_calls", f.original_calls},
                     {"shrunk_calls", f.shrunk_calls}};
   }
-  if (s.shard) {
-    Json runs = Json::array();
-    for (const auto& r : s.per_run) runs.push_back(coverage_json(r));
-    j["per_run"] = std::move(runs);
-  }
+  if (s.shard) j["per_run"] = rows(s.per_run);
   return j.dump(2) + "\n";
 }
 
@@ -152,6 +200,13 @@ std::optional<CampaignSummary> parse_summary(const std::string& text, std::strin
     s.situations = j.at("situations").get<std::map<std::string, std::int64_t>>();
     s.outcomes = j.at("outcomes").get<std::map<std::string, std::int64_t>>();
     s.calls_per_run = j.at("calls_per_run").get<std::vector<std::int64_t>>();
+    s.final_states = j.at("final_states").get<std::map<std::string, std::int64_t>>();
+    s.judged = j.at("judged").get<std::map<std::string, std::int64_t>>();
+    s.runs_reaching = j.at("runs_reaching").get<std::map<std::string, std::int64_t>>();
+    s.calls_histogram = j.at("calls_histogram").get<Histogram>();
+    s.sim_ms_histogram = j.at("sim_ms_histogram").get<Histogram>();
+    for (const auto& r : j.at("longest_runs")) s.longest_runs.push_back(parse_coverage(r));
+    for (const auto& r : j.at("sample_runs")) s.sample_runs.push_back(parse_coverage(r));
     if (j.contains("failure")) {
       const auto& f = j["failure"];
       s.failure = FailureSummary{f.at("run").get<int>(),

@@ -26,6 +26,9 @@ struct FailureSummary {
   std::int64_t original_calls = 0, shrunk_calls = 0;
 };
 
+inline constexpr std::size_t longest_runs_max = 10;
+inline constexpr std::size_t sample_runs_max = 40;
+
 struct CampaignSummary {
   // What the campaign is: two shards belong together when these are equal.
   std::uint64_t seed = 0;
@@ -37,6 +40,14 @@ struct CampaignSummary {
   int passed = 0, failed = 0, determinism_checked = 0;
   std::map<std::string, std::int64_t> faults_applied, verdicts, edges, outcomes, situations;
   std::vector<std::int64_t> calls_per_run;
+  // For the dashboard (reports/campaign_page.h), bounded however many runs: jobs by final
+  // state, invariant -> times judged, per coverage target ("fault restart") the passing
+  // runs that reached it; histograms of calls and of simulated ms per run as (bucket lower
+  // bound, runs), non-empty buckets ascending (sim/run_stats.h); the longest runs and a
+  // sample (longest_runs_max and sample_runs_max of the passing runs, sim/run_stats.h).
+  std::map<std::string, std::int64_t> final_states, judged, runs_reaching;
+  std::vector<std::pair<std::int64_t, std::int64_t>> calls_histogram, sim_ms_histogram;
+  std::vector<CampaignResult::RunCoverage> longest_runs, sample_runs;
   std::optional<FailureSummary> failure;
   std::vector<CampaignResult::RunCoverage> per_run;  // kept (and written) for shards only
 };

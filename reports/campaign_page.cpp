@@ -1,144 +1,285 @@
 #include "reports/campaign_page.h"
 
 #include <algorithm>
-#include <cmath>
 
 #include "reports/html.h"
-#include "reports/overall.h"
+#include "reports/markdown.h"
 #include "reports/run_counts.h"
+#include "reports/run_section.h"
 #include "reports/state_graph.h"
+#include "sim/run_stats.h"
 
 namespace trafikey::reports {
 
 namespace {
 
-// What a campaign's coverage lists even when no run hit it.
-constexpr std::string_view fault_kinds[] = {"restart",      "failover",     "clock_step",
-                                            "clock_rate",   "worker_clock", "worker_death",
-                                            "worker_pause", "lost_reply",   "epoch_fail",
-                                            "epoch_malformed", "row_delete", "lane_mark"};
-constexpr std::string_view sweep_verdict_kinds[] = {"exempt", "counted-recovered", "counted-dead", "ghost",
-                                              "lane"};
-// Calls per run, binned (about sqrt(runs) bins, at most 20).
-std::string histogram(const std::vector<RunView>& runs) {
-  std::vector<std::int64_t> sizes;
-  for (const RunView& r : runs) sizes.push_back(static_cast<std::int64_t>(r.model.calls.size()));
-  const std::int64_t lo = *std::min_element(sizes.begin(), sizes.end());
-  const std::int64_t hi = *std::max_element(sizes.begin(), sizes.end());
-  const std::int64_t bins = std::clamp<std::int64_t>(
-      static_cast<std::int64_t>(std::ceil(std::sqrt(static_cast<double>(sizes.size())))), 1, 20);
-  const std::int64_t bin_w = std::max<std::int64_t>(1, (hi - lo + bins) / bins);
-  std::vector<std::int64_t> counts(static_cast<std::size_t>(bins), 0);
-  for (std::int64_t s : sizes) ++counts[static_cast<std::size_t>(std::min((s - lo) / bin_w, bins - 1))];
-  const std::int64_t top = *std::max_element(counts.begin(), counts.end());
-  const double w = 640, h = 170, base = 140, bar_w = (w - 40) / static_cast<double>(bins);
-  std::string out = "<svg class=\"hist\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " + num(w) + " " + num(h) +
-                    "\" width=\"" + num(w) + "\" height=\"" + num(h) + "\" role=\"img\" aria-label=\"calls per run\">\n";
-  for (std::int64_t b = 0; b < bins; ++b) {
-    const std::int64_t n = counts[static_cast<std::size_t>(b)];
-    const double bh = top ? 120.0 * static_cast<double>(n) / static_cast<double>(top) : 0;
-    const double x0 = 30 + bar_w * static_cast<double>(b);
-    const std::int64_t from = lo + b * bin_w, to = from + bin_w - 1;
-    out += "<rect class=\"bar\" x=\"" + num(x0 + 1) + "\" y=\"" + num(base - bh) + "\" width=\"" + num(bar_w - 2) +
-           "\" height=\"" + num(bh) + "\"><title>" + std::to_string(from) + "\u2013" + std::to_string(to) + " calls: " +
-           std::to_string(n) + (n == 1 ? " run" : " runs") + "</title></rect>";
-    if (n) {
-      out += "<text x=\"" + num(x0 + bar_w / 2) + "\" y=\"" + num(base - bh - 3) + "\" text-anchor=\"middle\">" +
-             std::to_string(n) + "</text>";
-    }
-    out += "<text x=\"" + num(x0 + bar_w / 2) + "\" y=\"" + num(base + 12) + "\" text-anchor=\"middle\">" +
-           std::to_string(from) + "</text>\n";
+// What a report of histories lists even when no run hit it (a campaign's summary lists
+// properties/coverage.h's targets instead).
+constexpr std::string_view fault_kinds[] = {"restart",      "failover",        "clock_step", "clock_rate",
+                                            "worker_clock", "worker_death",    "worker_pause", "lost_reply",
+                                            "epoch_fail",   "epoch_malformed", "row_delete", "lane_mark"};
+constexpr std::string_view sweep_verdict_kinds[] = {"ghost", "lane", "exempt", "counted-recovered", "counted-dead"};
+constexpr std::string_view state_edges[] = {"pending->active", "active->pending", "active->done", "active->dead"};
+// A report of histories lists at most this many failing runs in its table.
+constexpr std::size_t failing_rows_max = 100;
+
+std::string plural(std::int64_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+std::string run_row(const DashboardRun& r, const std::string& listed) {
+  const std::string name = r.anchor.empty() ? esc(r.name) : "<a href=\"#" + r.anchor + "\">" + esc(r.name) + "</a>";
+  return "<tr class=\"listed-" + listed + "\"><td class=\"n\">" + std::to_string(r.run) + "</td><td>" + name +
+         "</td><td>" + listed + "</td><td>" + status_badge(r.failed ? CheckStatus::failed : CheckStatus::passed) +
+         "</td><td class=\"n\">" + std::to_string(r.calls) + "</td><td class=\"n\">" + ms_label(r.sim_ms) +
+         "</td><td class=\"n\">" + std::to_string(r.jobs) + "</td><td>" + esc(r.outcome.empty() ? "\u2014" : r.outcome) +
+         "</td><td>" + esc(r.failed && !r.why.empty() ? r.why : counts_text(r.faults)) + "</td><td>" +
+         esc(counts_text(r.verdicts)) + "</td></tr>\n";
+}
+
+std::string failures_html(const CampaignDashboard& d) {
+  std::string out = "<h3 id=\"failures\">Failures</h3>\n";
+  if (d.failures.empty()) {
+    return out + "<p class=\"no-failure\">No run failed: every invariant held on every step of " +
+           plural(d.passed, "run", "runs") + ".</p>\n";
   }
-  out += "<line class=\"base\" x1=\"30\" y1=\"" + num(base) + "\" x2=\"" + num(w - 10) + "\" y2=\"" + num(base) +
-         "\"/><text x=\"" + num(w - 10) + "\" y=\"" + num(h - 4) +
-         "\" text-anchor=\"end\">calls per run (bin start)</text></svg>\n";
+  for (const DashboardFailure& f : d.failures) {
+    out += "<div class=\"failure\"><p><b>" + esc(f.run_name) + "</b> broke <code>" + esc(f.invariant) + "</code>: " +
+           esc(f.facts) + "</p>\n";
+    if (!f.shrunk.empty()) out += "<p class=\"note\">" + esc(f.shrunk) + "</p>\n";
+    if (!f.replay_command.empty()) {
+      out += "<p>Replay it with:</p><pre class=\"replay\">" + esc(f.replay_command) + "</pre>\n";
+    }
+    if (!f.anchor.empty()) out += "<p><a href=\"#" + f.anchor + "\">its history in full, below</a></p>\n";
+    out += "</div>\n";
+  }
   return out;
 }
 
-}  // namespace
+std::string coverage_html(const CampaignDashboard& d) {
+  std::string out = "<h3 id=\"coverage\">Coverage</h3>\n<p class=\"note\">Each bar: the share of the " +
+                    plural(d.coverage_runs, "run", "runs") +
+                    " that reached the target, with how often it occurred in all of them; in red: never reached.</p>\n"
+                    "<div class=\"charts\">\n";
+  std::vector<std::string> never;
+  for (const CoverageFamily& family : d.coverage) {
+    out += "<figure><figcaption>" + esc(family.title) + "</figcaption>\n" +
+           coverage_chart_svg(family.title, family.bars, d.coverage_runs) + "</figure>\n";
+    for (const CoverageBar& b : family.bars) {
+      if (b.total == 0) never.push_back(b.name);
+    }
+  }
+  out += "</div>\n";
+  if (!never.empty()) {
+    std::string names;
+    for (const auto& n : never) names += (names.empty() ? "" : ", ") + n;
+    out += "<p class=\"uncovered\">Never reached: " + esc(names) + "</p>\n";
+  }
+  return out;
+}
 
-std::string campaign_overview(const std::vector<RunView>& runs, const std::set<std::size_t>& detailed,
-                              const ReportOptions& options) {
-  std::string out = "<section class=\"campaign\" id=\"campaign\">\n<h2>Campaign: " + std::to_string(runs.size()) +
-                    " runs</h2>\n<table class=\"runs\"><tr><th>#</th><th>run</th><th>status</th><th>kind</th><th>seed</th>"
-                    "<th>calls</th><th>jobs</th><th>end t</th><th>outcome</th><th>faults</th><th>verdicts</th></tr>\n";
-  for (std::size_t k = 0; k < runs.size(); ++k) {
-    const RunView& r = runs[k];
-    const RunModel& m = r.model;
-    const std::string name = detailed.count(k) ? "<a href=\"#run-" + std::to_string(k) + "\">" + esc(r.input->name) + "</a>"
-                                                : esc(r.input->name);
-    const auto seed = m.seed();
-    out += "<tr><td class=\"n\">" + std::to_string(k) + "</td><td>" + name + "</td><td>" + status_badge(r.status) +
-           "</td><td>" + esc(m.kind) + "</td><td class=\"n\">" + (seed ? std::to_string(*seed) : "") +
-           "</td><td class=\"n\">" + std::to_string(m.calls.size()) + "</td><td class=\"n\">" +
-           std::to_string(m.jobs.size()) + "</td><td class=\"n\">" + std::to_string(m.end_true_ms) + "</td><td>" +
-           esc(m.end_outcome.value_or("\u2014")) + "</td><td>" + esc(counts_text(faults_only(m))) + "</td><td>" +
-           esc(counts_text(m.verdict_counts)) + "</td></tr>\n";
-  }
-  out += "</table>\n";
-  if (detailed.size() < runs.size()) {
-    out += "<p class=\"note\">" + std::to_string(runs.size() - detailed.size()) +
-           " runs are listed only (the first " + std::to_string(options.detailed_runs_max) +
-           " and every failing run are shown in full).</p>\n";
-  }
-
-  // Coverage: what the campaign exercised, with what it never hit in red.
-  struct Cover {
-    std::int64_t runs = 0, total = 0;
-  };
-  std::map<std::string, Cover> faults, verdicts, edges;
-  for (std::string_view f : fault_kinds) faults[std::string(f)];
-  for (std::string_view v : sweep_verdict_kinds) verdicts[std::string(v)];
-  std::map<EdgeKey, EdgeCount> all_edges;
-  std::map<std::string, std::int64_t> all_finals;
-  for (const RunView& r : runs) {
-    for (const auto& [k, v] : faults_only(r.model)) {
-      faults[k].runs += v > 0;
-      faults[k].total += v;
-    }
-    for (const auto& [k, v] : r.model.verdict_counts) {
-      verdicts[k].runs += v > 0;
-      verdicts[k].total += v;
-    }
-    for (const auto& [k, e] : r.model.edges) {
-      Cover& c = edges[k.first + "\u2192" + k.second];
-      c.runs += e.count > 0;
-      c.total += e.count;
-      EdgeCount& sum = all_edges[k];
-      sum.count += e.count;
-      for (const auto& [cause, n] : e.by_cause) sum.by_cause[cause] += n;
-    }
-    for (const auto& [state, n] : final_states(r.model)) all_finals[state] += n;
-  }
-  for (const auto& [from, to] : std::initializer_list<std::pair<const char*, const char*>>{
-           {"pending", "active"}, {"active", "pending"}, {"active", "done"}, {"active", "dead"}}) {
-    edges[std::string(from) + "\u2192" + to];
-  }
-  auto cover_table = [&](const char* title, const std::map<std::string, Cover>& m) {
-    std::string t = "<table class=\"coverage\"><tr><th>" + std::string(title) +
-                    "</th><th>runs</th><th>occurrences</th></tr>";
-    for (const auto& [k, c] : m) {
-      t += "<tr><td" + std::string(c.total ? "" : " class=\"uncovered\"") + ">" + esc(k) + "</td><td class=\"n\">" +
-           std::to_string(c.runs) + "</td><td class=\"n\">" + std::to_string(c.total) + "</td></tr>";
-    }
-    return t + "</table>";
-  };
-  out += "<h3>Coverage</h3>\n<p class=\"note\">In red: never exercised by any run of this campaign.</p>\n"
-         "<div style=\"display:flex;gap:24px;flex-wrap:wrap;align-items:flex-start\">" +
-         cover_table("fault kind", faults) + cover_table("verdict kind", verdicts) + cover_table("state edge", edges) +
-         "</div>\n";
-  out += "<h3>Run sizes</h3>\n" + histogram(runs);
-  out += "<h3>State graph, all runs</h3>\n" + state_graph_html(all_edges, all_finals, "all-", options.use_dot);
-
-  out += "<h3>Invariants, all runs</h3>\n<table class=\"invariants\"><tr><th>invariant</th><th>result</th><th>first "
-         "failing run</th><th>detail</th></tr>\n";
-  for (const CombinedInvariant& c : combine_invariants(runs)) {
+std::string invariants_html(const CampaignDashboard& d) {
+  std::string out = "<h3 id=\"invariants\">Invariants, all runs</h3>\n<table class=\"invariants\"><tr><th>invariant"
+                    "</th><th>result</th><th>first failing run</th><th>detail</th></tr>\n";
+  for (const CombinedInvariant& c : d.invariants) {
     const InvariantResult& r = c.result;
     out += "<tr><td><code>" + esc(r.id) + "</code></td><td>" + status_cell(r.status) + "</td><td>" +
            esc(c.first_failed_in) + "</td><td>" + esc(r.detail) + "</td></tr>\n";
   }
-  out += "</table>\n</section>\n";
+  return out + "</table>\n";
+}
+
+std::string runs_table_html(const CampaignDashboard& d) {
+  const auto rows = table_runs(d);
+  std::string out = "<details class=\"runs-table\" id=\"runs\"><summary><b>Runs</b>: " + std::to_string(rows.size()) +
+                    " of " + std::to_string(d.runs) + " listed (" +
+                    plural(static_cast<std::int64_t>(d.failing_runs.size()), "failing run", "failing runs") +
+                    ", the " + std::to_string(d.longest_runs.size()) + " with the most calls, a sample of " +
+                    std::to_string(d.sample_runs.size()) + ")</summary>\n"
+                    "<p class=\"note\">The sample is the same for the same runs, whichever threads or shards ran "
+                    "them (the runs whose index hashes lowest, sim/run_stats.h). Time: the run's length in "
+                    "simulated time.</p>\n<table class=\"runs\"><tr><th>#</th><th>run</th><th>listed as</th><th>"
+                    "status</th><th>calls</th><th>sim time</th><th>jobs</th><th>outcome</th><th>faults (failing: why)"
+                    "</th><th>verdicts</th></tr>\n";
+  for (const auto& [run, listed] : rows) out += run_row(*run, listed);
+  return out + "</table>\n</details>\n";
+}
+
+// The bars of `names` in that order, then any other name the runs hit.
+template <std::size_t N>
+std::vector<CoverageBar> in_order(const std::map<std::string, CoverageBar>& bars, const std::string_view (&names)[N]) {
+  std::vector<CoverageBar> out;
+  for (std::string_view name : names) out.push_back(bars.at(std::string(name)));
+  for (const auto& [k, b] : bars) {
+    if (std::find(std::begin(names), std::end(names), k) == std::end(names)) out.push_back(b);
+  }
   return out;
+}
+
+DashboardRun row_of(const RunView& v, std::size_t k, const std::set<std::size_t>& detailed) {
+  DashboardRun r;
+  r.run = static_cast<int>(k);
+  r.name = v.input->name;
+  if (detailed.count(k)) r.anchor = "run-" + std::to_string(k);
+  r.failed = v.status == CheckStatus::failed;
+  if (r.failed) r.why = v.reason;
+  r.calls = static_cast<std::int64_t>(v.model.calls.size());
+  r.sim_ms = v.model.end_true_ms;
+  r.jobs = static_cast<std::int64_t>(v.model.jobs.size());
+  r.outcome = v.model.end_outcome.value_or("");
+  r.faults = faults_only(v.model);
+  r.verdicts = v.model.verdict_counts;
+  return r;
+}
+
+}  // namespace
+
+std::vector<std::pair<const DashboardRun*, std::string>> table_runs(const CampaignDashboard& d) {
+  std::vector<std::pair<const DashboardRun*, std::string>> out;
+  std::set<int> listed;
+  auto add = [&](const std::vector<DashboardRun>& runs, const char* why) {
+    for (const DashboardRun& r : runs) {
+      if (listed.insert(r.run).second) out.emplace_back(&r, why);
+    }
+  };
+  add(d.failing_runs, "failing");
+  add(d.longest_runs, "longest");
+  add(d.sample_runs, "sample");
+  return out;
+}
+
+std::string campaign_dashboard_html(const CampaignDashboard& d, const ReportOptions& options) {
+  std::string out = "<section class=\"campaign\" id=\"campaign\">\n<h2>Campaign: " + esc(d.subject) + "</h2>\n";
+  out += "<div class=\"tiles\"><div class=\"tile\"><b>" + std::to_string(d.runs) + "</b>runs</div><div class=\"tile\"><b>" +
+         std::to_string(d.passed) + "</b>passed</div><div class=\"tile" + (d.failed ? " tile-failed" : "") + "\"><b>" +
+         std::to_string(d.failed) + "</b>failed</div><div class=\"tile\"><b>" + std::to_string(d.calls) +
+         "</b>calls</div><div class=\"tile\"><b>" + std::to_string(d.determinism_checked) +
+         "</b>run twice (determinism)</div></div>\n";
+  out += failures_html(d);
+  out += coverage_html(d);
+  out += "<h3 id=\"distributions\">Distributions</h3>\n<div class=\"charts\"><figure><figcaption>run size: calls per "
+         "run</figcaption>\n" +
+         histogram_svg(d.calls_histogram, "calls") +
+         "</figure><figure><figcaption>run length: simulated ms per run (the run's own clock, not wall-clock "
+         "time)</figcaption>\n" +
+         histogram_svg(d.sim_ms_histogram, "simulated ms") + "</figure></div>\n";
+  out += "<h3 id=\"outcomes\">How the runs ended</h3>\n<table class=\"outcomes\"><tr><th>outcome</th><th>runs</th></tr>";
+  for (const auto& [outcome, n] : d.outcomes) {
+    out += "<tr><td>" + esc(outcome) + "</td><td class=\"n\">" + std::to_string(n) + "</td></tr>";
+  }
+  out += "</table>\n";
+  if (!d.outcome_note.empty()) out += "<p class=\"note\">" + esc(d.outcome_note) + "</p>\n";
+  out += "<h3>State graph, all runs</h3>\n" + state_graph_html(d.edges, d.final_states, "all-", options.use_dot);
+  out += invariants_html(d);
+  out += runs_table_html(d);
+  return out + "</section>\n";
+}
+
+CampaignDashboard dashboard_of_runs(const std::vector<RunView>& runs, const std::set<std::size_t>& detailed) {
+  CampaignDashboard d;
+  d.subject = plural(static_cast<std::int64_t>(runs.size()), "history", "histories");
+  d.runs = static_cast<std::int64_t>(runs.size());
+  d.coverage_runs = d.runs;
+  std::map<std::string, CoverageBar> faults, verdicts, edges;
+  for (std::string_view f : fault_kinds) faults[std::string(f)].name = f;
+  for (std::string_view v : sweep_verdict_kinds) verdicts[std::string(v)].name = v;
+  for (std::string_view e : state_edges) edges[std::string(e)].name = e;
+  auto reach = [](std::map<std::string, CoverageBar>& bars, const std::map<std::string, std::int64_t>& counts) {
+    for (const auto& [k, n] : counts) {
+      CoverageBar& b = bars[k];
+      b.name = k;
+      b.runs += n > 0;
+      b.total += n;
+    }
+  };
+  std::map<std::int64_t, std::int64_t> calls_buckets, sim_ms_buckets;
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const RunView& v = runs[k];
+    const RunModel& m = v.model;
+    const DashboardRun row = row_of(v, k, detailed);
+    d.calls += row.calls;
+    if (v.status == CheckStatus::failed) {
+      ++d.failed;
+      const FailureInfo* f = v.input->failure ? &*v.input->failure : nullptr;
+      std::string invariant;
+      for (const InvariantResult& r : v.invariants) {
+        if (r.status == CheckStatus::failed && invariant.empty()) invariant = r.id;
+      }
+      const std::string replay = !v.input->replay_command.empty() ? v.input->replay_command
+                                 : f                             ? f->replay_command
+                                                                 : "";
+      d.failures.push_back({v.input->name, invariant.empty() ? "(no invariant)" : invariant,
+                            f && !f->message.empty() ? f->message : v.reason, "", replay, row.anchor});
+      if (d.failing_runs.size() < failing_rows_max) d.failing_runs.push_back(row);
+    } else if (v.status == CheckStatus::passed) {
+      ++d.passed;
+    }
+    reach(faults, row.faults);
+    reach(verdicts, m.verdict_counts);
+    reach(edges, edge_texts(m.edges));
+    for (const auto& [key, e] : m.edges) {
+      EdgeCount& sum = d.edges[key];
+      sum.count += e.count;
+      for (const auto& [cause, n] : e.by_cause) sum.by_cause[cause] += n;
+    }
+    for (const auto& [state, n] : final_states(m)) d.final_states[state] += n;
+    ++d.outcomes[m.end_outcome.value_or("no end line")];
+    ++calls_buckets[sim::bucket_of(row.calls)];
+    ++sim_ms_buckets[sim::bucket_of(row.sim_ms)];
+    sim::keep_first(d.longest_runs, row, d.longest_max, [](const DashboardRun& a, const DashboardRun& b) {
+      return sim::longer_run(a.calls, a.run, b.calls, b.run);
+    });
+    sim::keep_first(d.sample_runs, row, d.sample_max,
+                    [](const DashboardRun& a, const DashboardRun& b) { return sim::sampled_before(a.run, b.run); });
+  }
+  d.coverage = {{"fault kinds", in_order(faults, fault_kinds)},
+                {"sweep verdicts", in_order(verdicts, sweep_verdict_kinds)},
+                {"state edges", in_order(edges, state_edges)}};
+  d.calls_histogram.assign(calls_buckets.begin(), calls_buckets.end());
+  d.sim_ms_histogram.assign(sim_ms_buckets.begin(), sim_ms_buckets.end());
+  d.invariants = combine_invariants(runs);
+  return d;
+}
+
+std::optional<Report> render_campaign_dashboard(const CampaignDashboard& d, const std::vector<ReportInput>& detailed,
+                                                const ReportOptions& options, std::string* error) {
+  std::vector<RunView> views;
+  for (const ReportInput& in : detailed) {
+    auto v = view_run(in, error);
+    if (!v) return std::nullopt;
+    views.push_back(std::move(*v));
+  }
+  const CheckStatus status = d.failed ? CheckStatus::failed : d.passed ? CheckStatus::passed : CheckStatus::not_judged;
+  std::string line = plural(d.runs, "run", "runs") + ", " + std::to_string(d.calls) + " calls, " +
+                     std::to_string(d.passed) + " passed, " + std::to_string(d.failed) + " failed";
+  if (!d.failures.empty()) {
+    line += " (first: " + d.failures.front().run_name + ": " + d.failures.front().invariant + ")";
+  }
+  const std::string title = "trafikey campaign \u2014 " + d.subject;
+  std::string out = page_begin(title);
+  out += "<header><h1>" + esc(title) + "</h1>\n<p class=\"status-line status-" + std::string(status_class(status)) +
+         "\"><b>" + status_word(status) + "</b> \u2014 " + esc(line) + "</p>\n<p class=\"note\"><a href=\"#failures\">"
+         "failures</a> \u00b7 <a href=\"#coverage\">coverage</a> \u00b7 <a href=\"#distributions\">distributions</a> "
+         "\u00b7 <a href=\"#invariants\">invariants</a> \u00b7 <a href=\"#runs\">runs</a></p></header>\n";
+  out += campaign_dashboard_html(d, options);
+  for (std::size_t k = 0; k < views.size(); ++k) out += run_section(views[k], k, options);
+  out += "<footer><p class=\"note\">Written by <code>trafikey-sim</code> from a campaign summary" +
+         std::string(views.empty() ? "" : " and " + plural(static_cast<std::int64_t>(views.size()), "history",
+                                                             "histories")) +
+         ". Invariant ids: shared spec INVARIANTS.md. Same input, same bytes.</p></footer>\n";
+  out += page_end();
+  return Report{std::move(out), dashboard_markdown(d, options)};
+}
+
+std::string write_campaign_dashboard(const CampaignDashboard& d, const std::vector<ReportInput>& detailed,
+                                     const std::string& html_path, const std::string& md_path, ReportOptions options) {
+  options.html_path = html_path;
+  std::string error;
+  auto report = render_campaign_dashboard(d, detailed, options, &error);
+  if (!report) return error;
+  if (!write_text(html_path, report->html)) return html_path + ": cannot write the report";
+  if (!md_path.empty() && !write_text(md_path, report->markdown)) return md_path + ": cannot write the summary";
+  return {};
 }
 
 }  // namespace trafikey::reports

@@ -352,7 +352,12 @@ void Builder::fault(const WorldEvent& e) {
 }
 
 void Builder::finish() {
-  for (const auto& [job, r] : rows_) m_.final_rows[job] = r.s;
+  for (const auto& [job, r] : rows_) {
+    m_.final_rows[job] = r.s;
+    // A job the history names whose row no reply showed (e.g. its ADD was rolled back by a
+    // restart that lost it, or only refused calls name it): say so rather than "".
+    if (r.s.state.empty()) m_.final_rows[job].state = "no row";
+  }
   for (const JobKey& job : m_.jobs) m_.one_queue = m_.one_queue && job.queue == m_.jobs.front().queue;
   for (Lease& l : m_.leases) {
     for (LeaseSegment& s : l.segments) {

@@ -125,7 +125,8 @@ struct RowEdit {
 
 // A job's row as the replies imply it.
 struct RowState {
-  std::string state;  // pending, active, done, dead; deleted (a DEL), ghost (swept as one)
+  std::string state;  // pending, active, done, dead; deleted (a DEL), ghost (swept as one); at the
+                     // end, "no row" when no reply ever showed the row (Builder::finish)
   std::int64_t attempts = 0;
   std::int64_t failures = 0;
   std::int64_t stalled = 0;

@@ -60,4 +60,28 @@ std::string markdown_summary(const std::vector<RunView>& runs, const ReportOptio
   return out;
 }
 
+std::string dashboard_markdown(const CampaignDashboard& d, const ReportOptions& options) {
+  const char* word = d.failed ? "FAILED" : d.passed ? "PASSED" : "NOT JUDGED";
+  std::string out = "**trafikey campaign: " + std::string(word) + "** \u2014 " + md_cell(d.subject) + ": " +
+                    std::to_string(d.passed) + " passed, " + std::to_string(d.failed) + " failed, " +
+                    std::to_string(d.calls) + " calls, " + std::to_string(d.determinism_checked) +
+                    " run twice for determinism\n";
+  for (const DashboardFailure& f : d.failures) {
+    out += "\n- `" + md_cell(f.run_name) + "` broke `" + f.invariant + "`: " + md_cell(f.facts) + "\n";
+    if (!f.replay_command.empty()) out += "  replay: `" + f.replay_command + "`\n";
+  }
+  std::string never;
+  for (const CoverageFamily& family : d.coverage) {
+    for (const CoverageBar& b : family.bars) {
+      if (b.total == 0) never += (never.empty() ? "" : ", ") + b.name;
+    }
+  }
+  out += "\n| count | value |\n| --- | --- |\n";
+  out += "| outcomes | " + md_cell(counts_text(d.outcomes)) + " |\n";
+  out += "| final states | " + md_cell(counts_text(d.final_states)) + " |\n";
+  out += "| never reached | " + md_cell(never.empty() ? "none" : never) + " |\n";
+  if (!options.html_path.empty()) out += "\nFull report: `" + options.html_path + "`\n";
+  return out;
+}
+
 }  // namespace trafikey::reports

@@ -61,6 +61,16 @@ svg .inc{stroke:#ffffff;stroke-width:1}svg .inc-label{font-size:10px;fill:#fffff
 .hl:target{background:#fff8c5}.hl.failing{background:#ffebe9;border-left:3px solid #cf222e}
 .graph svg{max-width:100%;height:auto}
 svg.hist .bar{fill:#4e79a7}svg.hist text{font-size:10px;fill:#656d76}svg.hist .base{stroke:#8c959f}
+svg.chart{max-width:100%;height:auto;font-family:inherit}svg.chart .axis{font-size:10px;fill:#656d76}
+svg.coverage-chart .label{font-size:11px;fill:#1f2328}svg.coverage-chart .figures{font-size:11px;fill:#656d76}
+svg.coverage-chart .track{fill:#eef1f4}svg.coverage-chart .cover-bar{fill:#59a14f}
+svg.coverage-chart .uncovered .label,svg.coverage-chart .uncovered .figures{fill:#cf222e;font-weight:700}
+.charts{display:flex;flex-wrap:wrap;gap:8px 28px;align-items:flex-start}.charts figure{margin:0}
+figcaption{font-size:12px;font-weight:600;margin:4px 0}
+.tiles{display:flex;flex-wrap:wrap;gap:10px;margin:10px 0}.tile{border:1px solid #d0d7de;border-radius:6px;padding:6px 14px;color:#656d76;font-size:12px}
+.tile b{display:block;font-size:20px;color:#1f2328}.tile-failed{border-color:#ff8182;background:#ffebe9}
+pre.replay{border:1px solid #d0d7de}.no-failure{color:#1a7f37;font-weight:600}
+details.runs-table summary{cursor:pointer;margin:16px 0 6px}
 )CSS";
 
 }  // namespace

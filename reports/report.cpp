@@ -37,7 +37,7 @@ std::string report_html(const std::vector<RunView>& runs, const ReportOptions& o
     out += "<p class=\"note\"><a href=\"#campaign\">campaign overview</a></p>";
   }
   out += "</header>\n";
-  if (runs.size() > 1) out += campaign_overview(runs, detailed, options);
+  if (runs.size() > 1) out += campaign_dashboard_html(dashboard_of_runs(runs, detailed), options);
   for (std::size_t k : detailed) out += run_section(runs[k], k, options);
   out += "<footer><p class=\"note\">Written by <code>trafikey-sim report</code> from " + std::to_string(runs.size()) +
          (runs.size() == 1 ? " history" : " histories") +

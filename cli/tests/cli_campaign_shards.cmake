@@ -1,7 +1,8 @@
 # campaign --shard and merge, as a user runs them: 4 shards of a RUNS-run campaign, merged,
 # give a campaign.json byte-identical to the unsharded campaign's; merge refuses shards of
 # another campaign, a doubled shard and a missing one, naming the directory; --shard
-# refuses bad values naming the flag (exit 2).
+# refuses bad values naming the flag (exit 2). The dashboards of the whole campaign
+# (--report), of the merge (--report) and of `report campaign.json` are the same bytes.
 file(REMOVE_RECURSE ${WORK})
 function(sim expect_rc)
   execute_process(COMMAND ${SIM} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -12,13 +13,26 @@ function(sim expect_rc)
   set(err "${err}" PARENT_SCOPE)
 endfunction()
 
-sim(0 campaign --runs ${RUNS} --seed 7 --parallel 2 --out ${WORK}/whole)
+sim(0 campaign --runs ${RUNS} --seed 7 --parallel 2 --out ${WORK}/whole --report ${WORK}/whole/report.html)
 foreach(i RANGE 0 3)
   sim(0 campaign --runs ${RUNS} --seed 7 --parallel 2 --shard ${i}/4 --out ${WORK}/shard${i})
 endforeach()
 # Any order of the directories.
 sim(0 merge ${WORK}/shard2 ${WORK}/shard0 ${WORK}/shard3 ${WORK}/shard1 --out ${WORK}/merged
-    --junit ${WORK}/merged/junit.xml)
+    --junit ${WORK}/merged/junit.xml --report ${WORK}/merged/report.html)
+set(merge_out "${out}")
+sim(0 report ${WORK}/merged/campaign.json -o ${WORK}/from-json.html)
+file(READ ${WORK}/whole/report.html whole_page)
+foreach(page merged/report.html from-json.html)
+  file(READ ${WORK}/${page} other_page)
+  if(NOT whole_page STREQUAL other_page)
+    message(FATAL_ERROR "${WORK}/${page} differs from the unsharded campaign's ${WORK}/whole/report.html")
+  endif()
+endforeach()
+if(NOT whole_page MATCHES "<svg class=\"chart coverage-chart\"")
+  message(FATAL_ERROR "${WORK}/whole/report.html has no coverage chart")
+endif()
+set(out "${merge_out}")
 file(READ ${WORK}/whole/campaign.json whole)
 file(READ ${WORK}/merged/campaign.json merged)
 if(NOT whole STREQUAL merged)

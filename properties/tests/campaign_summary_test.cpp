@@ -21,6 +21,9 @@ Coverage passing(int run) {
   c.faults = {{"restart", run % 2}, {"clock_step", run % 5}};
   c.verdicts = {{"ghost", run % 4}};
   c.edges = {{"pending->active", run + 1}, {"active->done", run}};
+  c.sim_ms = 1000 + (run * 37) % 5000;
+  c.final_states = {{"done", run % 6}, {"vanished", run % 2}};
+  c.judged = {{"queue.fence", run}};
   return c;
 }
 
@@ -88,6 +91,15 @@ TEST(CampaignMerge, passing_shards_give_the_whole_campaign_byte_for_byte) {
   const auto merged = merge_shards(shards(4, 103, {}));
   ASSERT_TRUE(merged.merged) << merged.error;
   EXPECT_EQ(summary_json(*merged.merged), whole(103, {}));
+  // the dashboard's aggregates are merged too: bounded lists, histograms, runs reaching
+  const auto& m = *merged.merged;
+  EXPECT_EQ(m.longest_runs.size(), longest_runs_max);
+  EXPECT_EQ(m.longest_runs.front().run, 102) << "the most calls";
+  EXPECT_EQ(m.sample_runs.size(), sample_runs_max);
+  std::int64_t in_buckets = 0;
+  for (const auto& [lower, n] : m.sim_ms_histogram) in_buckets += n;
+  EXPECT_EQ(in_buckets, 103);
+  EXPECT_EQ(m.runs_reaching.at("fault restart"), 51) << "the odd runs";
   EXPECT_TRUE(merged.failure_dir.empty());
 }
 

@@ -1,6 +1,7 @@
 // The report as a person sees it: Debian's headless Chromium loads the page from disk,
 // the DOM must hold the timeline with one bar per lease grant, and a screenshot must show
-// it drawn (not a blank page). Skipped only when Chromium is not installed.
+// it drawn (not a blank page); a campaign's dashboard must hold its charts, labelled, and
+// show them drawn. Skipped only when Chromium is not installed.
 #include <gtest/gtest.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -9,6 +10,8 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <regex>
 #include <sstream>
 #ifdef TRAFIKEY_HAVE_ZLIB
 #include <zlib.h>
@@ -184,6 +187,61 @@ void check_in_browser(const std::string& name, const std::string& history) {
   EXPECT_GT(pixels_of(*pixels, incarnation_colour(2)), 200u) << "incarnation 2 (after the restart) is drawn";
 #else
   std::cout << "zlib not found at build time: the screenshot's pixels are not read, only its size\n";
+#endif
+}
+
+// A real campaign's --report page (trafikey-sim campaign, 300 runs) in Chromium: the DOM it
+// built holds the coverage charts (fault kinds, sweep verdicts, state edges, situations)
+// with a labelled bar per target, both histograms holding every run, the collapsed runs
+// table; the screenshot shows the coverage bars and the histogram bars drawn.
+TEST(Browser, a_campaign_dashboard_shows_its_charts) {
+  const std::string binary = find_chromium();
+  if (binary.empty()) GTEST_SKIP() << "chromium is not installed (Debian: apt-get install chromium)";
+  const fs::path dir = fs::path(TRAFIKEY_TEST_OUT) / "browser-campaign";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path page = dir / "report.html";
+  const std::string cmd = std::string("'") + TRAFIKEY_SIM_BIN + "' campaign --runs 300 --seed 4 --parallel 2 --out '" +
+                          dir.string() + "' --report '" + page.string() + "' >'" + (dir / "campaign.log").string() +
+                          "' 2>&1";
+  ASSERT_EQ(std::system(cmd.c_str()), 0) << slurp(dir / "campaign.log");
+
+  const fs::path dom = dir / "dom.html";
+  ASSERT_EQ(chromium(binary, page, "--dump-dom", dom), 0) << slurp(dom.string() + ".log");
+  const std::string loaded = slurp(dom);
+  ASSERT_NE(loaded.find("<h2>Campaign: seed 4, 300 runs</h2>"), std::string::npos) << loaded.substr(0, 400);
+  for (const char* chart : {"fault kinds", "sweep verdicts", "state edges", "situations"}) {
+    EXPECT_NE(loaded.find("<figcaption>" + std::string(chart) + "</figcaption>\n<svg class=\"chart coverage-chart\""),
+              std::string::npos)
+        << chart;
+  }
+  for (const char* target : {"restart", "lane_mark", "counted-dead", "active->dead", "sweep-cut-by-limit"}) {
+    EXPECT_NE(loaded.find(">" + esc(target) + "</text>"), std::string::npos) << "a labelled bar for " << target;
+  }
+  EXPECT_GT(testing::occurrences(loaded, "<rect class=\"cover-bar\""), 25u) << "the targets the runs reached";
+  EXPECT_EQ(testing::occurrences(loaded, "<svg class=\"chart hist\""), 2u);
+  const std::regex bar("<rect class=\"bar\"[^>]*><title>[0-9]+(–[0-9]+)? (calls|simulated ms): ([0-9]+) run");
+  std::map<std::string, long> runs_in_bars;
+  for (auto it = std::sregex_iterator(loaded.begin(), loaded.end(), bar); it != std::sregex_iterator(); ++it) {
+    runs_in_bars[(*it)[2]] += std::stol((*it)[3]);
+  }
+  EXPECT_EQ(runs_in_bars["calls"], 300);
+  EXPECT_EQ(runs_in_bars["simulated ms"], 300);
+  EXPECT_NE(loaded.find("calls per run (bucket start, log scale)"), std::string::npos);
+  EXPECT_NE(loaded.find("<details class=\"runs-table\" id=\"runs\"><summary>"), std::string::npos);
+  EXPECT_NE(loaded.find("No run failed"), std::string::npos);
+
+  const fs::path png = dir / "screenshot.png";
+  ASSERT_EQ(chromium(binary, page, "--screenshot=" + png.string(), dir / "screenshot.out"), 0)
+      << slurp((dir / "screenshot.out").string() + ".log");
+  ASSERT_TRUE(fs::exists(png));
+#ifdef TRAFIKEY_HAVE_ZLIB
+  const auto pixels = decode_png(slurp(png));
+  ASSERT_TRUE(pixels) << "not an 8-bit RGB(A) PNG";
+  EXPECT_GT(pixels_of(*pixels, "#59a14f"), 3000u) << "the coverage bars are drawn (reports/page.cpp's .cover-bar)";
+  EXPECT_GT(pixels_of(*pixels, "#4e79a7"), 3000u) << "the histogram bars are drawn (svg.hist .bar)";
+#else
+  EXPECT_GT(fs::file_size(png), 30000u) << "a blank 1400x2000 page compresses far below this";
 #endif
 }
 

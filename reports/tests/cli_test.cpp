@@ -66,7 +66,7 @@ TEST(Cli, a_directory_contributes_every_history_beneath_it_in_natural_order) {
   EXPECT_EQ(r.status, 0) << r.out;
   EXPECT_NE(r.out.find("(2 histories)"), std::string::npos) << r.out;
   const std::string html = slurp(dir / "c.html");
-  EXPECT_NE(html.find("<h2>Campaign: 2 runs</h2>"), std::string::npos);
+  EXPECT_NE(html.find("<h2>Campaign: 2 histories</h2>"), std::string::npos);
   EXPECT_LT(html.find("seed-2/history.jsonl"), html.find("seed-10/history.jsonl")) << "seed-2 before seed-10";
 }
 

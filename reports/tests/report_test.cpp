@@ -135,24 +135,26 @@ TEST(Report, the_markdown_has_a_status_line_the_invariant_table_counts_and_the_h
   EXPECT_NE(md.find("Full report: `out/crossed/report.html`"), std::string::npos);
 }
 
-TEST(Report, a_campaign_shows_coverage_and_the_distribution_of_run_sizes) {
+TEST(Report, several_histories_show_the_dashboard_coverage_charts_and_the_distribution_of_run_sizes) {
   std::vector<ReportInput> runs;
   for (std::uint64_t seed = 1; seed <= 6; ++seed) {
     runs.push_back(input("seed-" + std::to_string(seed),
                          testing::generated_run(seed, {sim::FaultKind::restart, sim::FaultKind::worker_death})));
   }
   const Report r = render(runs);
-  EXPECT_NE(r.html.find("<h2>Campaign: 6 runs</h2>"), std::string::npos);
-  EXPECT_NE(r.html.find("<th>fault kind</th>"), std::string::npos);
-  EXPECT_NE(r.html.find("<th>verdict kind</th>"), std::string::npos);
-  EXPECT_NE(r.html.find("<th>state edge</th>"), std::string::npos);
-  EXPECT_NE(r.html.find("<td class=\"uncovered\">failover</td>"), std::string::npos) << "never planned here";
-  ASSERT_NE(r.html.find("<svg class=\"hist\""), std::string::npos);
-  // the histogram's bars hold every run once
-  const std::regex bar("<rect class=\"bar\"[^>]*><title>[0-9]+\u2013[0-9]+ calls: ([0-9]+) run");
+  EXPECT_NE(r.html.find("<h2>Campaign: 6 histories</h2>"), std::string::npos);
+  EXPECT_EQ(occurrences(r.html, "<svg class=\"chart coverage-chart\""), 3u);
+  for (const char* chart : {"fault kinds", "sweep verdicts", "state edges"}) {
+    EXPECT_NE(r.html.find("<figcaption>" + std::string(chart) + "</figcaption>"), std::string::npos) << chart;
+  }
+  EXPECT_NE(r.html.find("<g class=\"target uncovered\"><title>failover: never reached</title>"), std::string::npos)
+      << "never planned here";
+  ASSERT_NE(r.html.find("<svg class=\"chart hist\""), std::string::npos);
+  // the calls histogram's bars hold every run once
+  const std::regex bar("<rect class=\"bar\"[^>]*><title>[0-9]+(\u2013[0-9]+)? calls: ([0-9]+) run");
   std::size_t runs_in_bars = 0;
   for (auto it = std::sregex_iterator(r.html.begin(), r.html.end(), bar); it != std::sregex_iterator(); ++it) {
-    runs_in_bars += std::stoul((*it)[1]);
+    runs_in_bars += std::stoul((*it)[2]);
   }
   EXPECT_EQ(runs_in_bars, 6u);
   EXPECT_EQ(occurrences(r.html, "<svg class=\"timeline\""), 6u);
