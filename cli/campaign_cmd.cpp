@@ -19,6 +19,7 @@
 #include "core/text.h"
 #include "properties/failure_files.h"
 #include "cli/commands.h"
+#include "cli/minimize_progress.h"
 #include "reports/report.h"
 #include "sim/plan.h"
 
@@ -71,10 +72,12 @@ const std::vector<std::string> verdict_names{"ghost", "lane", "exempt", "counted
 const std::vector<std::string> edge_names{"pending->active", "active->pending", "active->done",
                                           "active->dead"};
 
-// The campaign report: every run's history with its invariant table, the failure (shrunk)
-// first-class with its replay command.
+// The campaign report: every run's history with its invariant table, the failure (shrunk
+// and minimized: `failure_violations` are those of `failure_history`) first-class with its
+// replay command.
 std::string write_campaign_report(const properties::CampaignResult& result, const std::string& path,
                                   const std::string& replay, const std::string& failure_history,
+                                  const std::vector<properties::Violation>& failure_violations,
                                   int determinism_every) {
   auto table = [](const std::map<std::string, std::int64_t>& judged,
                   const std::vector<properties::Violation>& violations) {
@@ -104,9 +107,10 @@ std::string write_campaign_report(const properties::CampaignResult& result, cons
     reports::ReportInput input;
     input.name = "run " + std::to_string(f.run) + " (shrunk)";
     input.history_text = failure_history;
-    input.invariants = table({}, f.violations);
-    input.failure = reports::FailureInfo{f.invariant, f.violations.front().describe(), "", replay,
-                                         f.violations.front().history_line};
+    const auto& shown = failure_violations.empty() ? f.violations : failure_violations;
+    input.invariants = table({}, shown);
+    input.failure = reports::FailureInfo{f.invariant, shown.front().describe(), "", replay,
+                                         shown.front().history_line};
     input.replay_command = replay;
     inputs.push_back(std::move(input));
   }
@@ -281,10 +285,11 @@ void add_campaign(CLI::App& app) {
               << "  verdicts" << row(result.verdicts, verdict_names) << "\n"
               << "  edges   " << row(result.edges, edge_names) << "\n"
               << "coverage targets (properties/coverage.h):\n" << properties::coverage_table(result);
-    auto report = [&](const std::string& replay, const std::string& failure_history) {
+    auto report = [&](const std::string& replay, const std::string& failure_history,
+                      const std::vector<properties::Violation>& failure_violations) {
       if (args->report.empty()) return;
       const std::string error = write_campaign_report(result, args->report, replay, failure_history,
-                                                      args->determinism_every);
+                                                      failure_violations, args->determinism_every);
       if (error.empty()) {
         std::cout << "report   " << args->report << "\n";
       } else {
@@ -293,7 +298,7 @@ void add_campaign(CLI::App& app) {
     };
     if (!result.failure) {
       std::cout << "summary  " << json_path.string() << "\n";
-      report("", "");
+      report("", "", {});
       junit("");
       std::cout << result.passed << " passed, 0 failed\n";
       exit_status() = 0;
@@ -305,14 +310,27 @@ void add_campaign(CLI::App& app) {
               << f.original.faults.size() << " -> " << f.shrunk.faults.size() << " faults, "
               << f.original.jobs << " -> " << f.shrunk.jobs << " jobs, " << f.original_calls << " -> "
               << f.shrunk_calls << " calls\n";
-    const auto files = properties::write_failure(f.shrunk, args->out, "failure", f.violations);
+    properties::FailureOptions write_options;
+    write_options.progress = minimize_progress();
+    const auto files = properties::write_failure(f.shrunk, args->out, "failure", f.violations, write_options);
+    minimize_progress_done();
+    if (files.minimize_error.empty()) {
+      const auto& m = files.minimized;
+      std::cout << "  minimized: " << m.calls_before << " -> " << m.calls_after << " calls, " << m.steps_before
+                << " -> " << m.steps_after << " steps (" << m.replays << " replays)\n";
+    } else {
+      std::cout << "  not minimized: " << files.minimize_error << "\n";
+    }
     if (!files.error.empty()) std::cout << "  (" << files.error << ")\n";
-    std::cout << "  history  " << files.history_path << "\n";
+    std::cout << "  history  " << files.history_path << "\n"
+              << "  original " << files.original_history_path << " (the shrunk plan's run; "
+              << files.plan_path << ")\n";
     if (!files.scenario_path.empty()) std::cout << "  scenario " << files.scenario_path << "\n";
     const std::string replay =
         "trafikey-sim replay " + (files.scenario_path.empty() ? files.history_path : files.scenario_path);
     std::cout << "replay with:\n  " << replay << "\n";
-    report(replay, read_file(files.history_path).value_or(""));
+    report(replay, read_file(files.history_path).value_or(""),
+           files.minimize_error.empty() ? files.minimized.violations : f.violations);
     junit(replay);
     std::cout << result.passed << " passed, 1 failed\n";
     exit_status() = 1;
