@@ -9,7 +9,7 @@
 // says the suite found the mutant by luck, or that the declared target is wrong). Built
 // once per mutant by mutants/CMakeLists.txt.
 #include <algorithm>
-#include <chrono>
+#include <filesystem>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -17,6 +17,7 @@
 
 #include "properties/campaign.h"
 #include "properties/checked_run.h"
+#include "properties/failure_files.h"
 #include "properties/history_minimizer.h"
 
 #if !defined(TRAFIKEY_MUTANT) || !defined(TRAFIKEY_MUTANT_INVARIANT)
@@ -71,14 +72,21 @@ int main(int argc, char** argv) {
     std::printf("  and at the same call by %s\n", it->describe().c_str());
   }
   // The history minimized after the plan's shrinking, and proved 1-minimal.
-  trafikey::properties::MinimizeOptions mopts;
-  mopts.invariant = f.invariant;
-  const auto started = std::chrono::steady_clock::now();
-  const auto minimal = trafikey::properties::minimize_history(rerun.summary.history, mopts);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  if (!minimal.failing || !minimal.error.empty()) {
-    std::printf("  the history does not minimize: %s\n", minimal.error.c_str());
+  // Through the failure files, as a property or a campaign writes them (failures/NAME.*
+  // in the working directory, or $TRAFIKEY_FAILURES).
+  const auto files = trafikey::properties::write_failure(f.shrunk, trafikey::properties::failure_dir(),
+                                                         TRAFIKEY_MUTANT, f.violations);
+  const auto& minimal = files.minimized;
+  const double seconds = files.minimize_seconds;
+  if (!files.minimize_error.empty() || !files.error.empty()) {
+    std::printf("  the history does not minimize: %s%s\n", files.minimize_error.c_str(), files.error.c_str());
     return 1;
+  }
+  for (const auto& path : {files.scenario_path, files.history_path, files.original_history_path, files.plan_path}) {
+    if (!std::filesystem::exists(path)) {
+      std::printf("  failure file missing: %s\n", path.c_str());
+      return 1;
+    }
   }
   std::printf("  calls %lld -> %lld (plan shrink) -> %lld (history minimized: %zu -> %zu steps, "
               "%d replays, %.2f s)\n%s",
