@@ -19,6 +19,7 @@
 #include "core/text.h"
 #include "properties/failure_files.h"
 #include "cli/commands.h"
+#include "cli/minimize_progress.h"
 #include "sim/plan.h"
 
 namespace trafikey::cli {
@@ -221,10 +222,11 @@ void add_campaign(CLI::App& app) {
               << "  verdicts" << row(result.verdicts, verdict_names) << "\n"
               << "  edges   " << row(result.edges, edge_names) << "\n"
               << "coverage targets (properties/coverage.h):\n" << properties::coverage_table(result);
-    auto report = [&](const std::string& replay, const std::string& failure_history) {
+    auto report = [&](const std::string& replay, const std::string& failure_history,
+                      const std::vector<properties::Violation>& failure_violations) {
       if (args->report.empty()) return;
       const std::string error = write_summary_report(summary, replay, failure_history, args->report,
-                                                     markdown_beside(args->report));
+                                                     markdown_beside(args->report), failure_violations);
       if (error.empty()) {
         std::cout << "report   " << args->report << "\n";
       } else {
@@ -233,7 +235,7 @@ void add_campaign(CLI::App& app) {
     };
     if (!result.failure) {
       std::cout << "summary  " << json_path.string() << "\n";
-      report("", "");
+      report("", "", {});
       junit("");
       std::cout << result.passed << " passed, 0 failed\n";
       exit_status() = 0;
@@ -245,14 +247,27 @@ void add_campaign(CLI::App& app) {
               << f.original.faults.size() << " -> " << f.shrunk.faults.size() << " faults, "
               << f.original.jobs << " -> " << f.shrunk.jobs << " jobs, " << f.original_calls << " -> "
               << f.shrunk_calls << " calls\n";
-    const auto files = properties::write_failure(f.shrunk, args->out, "failure", f.violations);
+    properties::FailureOptions write_options;
+    write_options.progress = minimize_progress();
+    const auto files = properties::write_failure(f.shrunk, args->out, "failure", f.violations, write_options);
+    minimize_progress_done();
+    if (files.minimize_error.empty()) {
+      const auto& m = files.minimized;
+      std::cout << "  minimized: " << m.calls_before << " -> " << m.calls_after << " calls, " << m.steps_before
+                << " -> " << m.steps_after << " steps (" << m.replays << " replays)\n";
+    } else {
+      std::cout << "  not minimized: " << files.minimize_error << "\n";
+    }
     if (!files.error.empty()) std::cout << "  (" << files.error << ")\n";
-    std::cout << "  history  " << files.history_path << "\n";
+    std::cout << "  history  " << files.history_path << "\n"
+              << "  original " << files.original_history_path << " (the shrunk plan's run; "
+              << files.plan_path << ")\n";
     if (!files.scenario_path.empty()) std::cout << "  scenario " << files.scenario_path << "\n";
     const std::string replay =
         "trafikey-sim replay " + (files.scenario_path.empty() ? files.history_path : files.scenario_path);
     std::cout << "replay with:\n  " << replay << "\n";
-    report(replay, read_file(files.history_path).value_or(""));
+    report(replay, read_file(files.history_path).value_or(""),
+           files.minimize_error.empty() ? files.minimized.violations : f.violations);
     junit(replay);
     std::cout << result.passed << " passed, 1 failed\n";
     exit_status() = 1;

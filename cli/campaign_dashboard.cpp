@@ -122,7 +122,8 @@ reports::CampaignDashboard dashboard_of_summary(const properties::CampaignSummar
 
 std::string write_summary_report(const properties::CampaignSummary& summary, const std::string& replay,
                                  const std::string& failure_history, const std::string& html_path,
-                                 const std::string& md_path) {
+                                 const std::string& md_path,
+                                 const std::vector<properties::Violation>& failure_violations) {
   std::vector<reports::ReportInput> detailed;
   if (summary.failure && !failure_history.empty()) {
     const auto& f = *summary.failure;
@@ -130,6 +131,10 @@ std::string write_summary_report(const properties::CampaignSummary& summary, con
     input.name = "run " + std::to_string(f.run) + " (shrunk)";
     input.history_text = failure_history;
     input.failure = reports::FailureInfo{f.invariant, f.facts, "", replay, 0};
+    if (!failure_violations.empty()) {
+      const auto& first = failure_violations.front();
+      input.failure = reports::FailureInfo{first.invariant, first.describe(), "", replay, first.history_line};
+    }
     input.replay_command = replay;
     detailed.push_back(std::move(input));
   }

@@ -35,7 +35,11 @@ int replay_history(const std::string& file, const std::string& text) {
   }
   if (header.value("kind", "") != "plan" || !header.contains("plan")) {
     std::cerr << file << ":1: history kind '" << header.value("kind", "")
-              << "' cannot be replayed by rerunning a plan\n";
+              << "' cannot be replayed by rerunning a plan"
+              << (header.value("kind", "") == "scenario"
+                      ? " (a scenario's run: replay the scenario file it names, \"" + header.value("file", "") + "\")"
+                      : std::string())
+              << "\n";
     return 2;
   }
   std::string error;
@@ -71,14 +75,22 @@ int replay_history(const std::string& file, const std::string& text) {
 
 void add_replay(CLI::App& app) {
   auto file = std::make_shared<std::string>();
+  auto report = std::make_shared<std::string>();
   CLI::App* cmd = app.add_subcommand(
 "replay",
       "Rerun a history (history.jsonl) with every invariant checked; exit 0 only when every "
       "line and the fingerprint match and no invariant breaks");
   cmd->add_option("FILE", *file, "A history written by run or campaign, or a scenario file (.scn), which runs on the sim")->required();
-  cmd->callback([file] {
+  cmd->add_option("--report", *report,
+                  "With a .scn: write the run's HTML report, the history line that broke an invariant marked");
+  cmd->callback([file, report] {
     if (file->ends_with(".scn")) {  // a scenario file: run it on the sim
-      exit_status() = run_scenario_files({*file}, "");
+      exit_status() = run_scenario_files({*file}, *report);
+      return;
+    }
+    if (!report->empty()) {
+      std::cerr << "trafikey-sim replay: --report is for .scn files (for a history: trafikey-sim report)\n";
+      exit_status() = 2;
       return;
     }
     const auto text = read_file(*file);

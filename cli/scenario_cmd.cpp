@@ -117,6 +117,7 @@ reports::ReportInput report_input(const std::string& file, const scenario::RunRe
       if (v.invariant == row.id) {
         row.status = CheckStatus::failed;
         row.detail = v.describe();
+        row.history_line = v.history_line;  // the report marks the line that broke it
         break;
       }
     }
@@ -128,6 +129,13 @@ reports::ReportInput report_input(const std::string& file, const scenario::RunRe
     failure.invariant = result.failure->invariant;
     failure.message = scenario::describe_failure(file, *result.failure);
     failure.replay_command = input.replay_command;
+    // `check invariants` failed: mark the history line of the call that broke it first
+    for (const auto& v : result.violations) {
+      if (v.invariant == failure.invariant && v.history_line > 0) {
+        failure.history_line = v.history_line;
+        break;
+      }
+    }
     input.failure = failure;
   }
   return input;

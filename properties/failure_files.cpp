@@ -1,5 +1,6 @@
 #include "properties/failure_files.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -14,8 +15,14 @@ std::string failure_dir() {
   return env && *env ? std::string(env) : (std::filesystem::current_path() / "failures").string();
 }
 
+bool write_text_file(const std::string& path, const std::string& text) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  file << text;
+  return static_cast<bool>(file);
+}
+
 FailureFiles write_failure(const sim::RunPlan& plan, const std::string& dir, const std::string& name,
-                           const std::vector<Violation>& violations) {
+                           const std::vector<Violation>& violations, const FailureOptions& options) {
   FailureFiles out;
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -23,21 +30,49 @@ FailureFiles write_failure(const sim::RunPlan& plan, const std::string& dir, con
     out.error = "cannot create " + dir + ": " + ec.message();
     return out;
   }
+  const std::string base = (std::filesystem::path(dir) / name).string();
+  auto write = [&](const std::string& path, const std::string& text) {
+    if (!write_text_file(path, text) && out.error.empty()) out.error = "cannot write " + path;
+  };
   const CheckedRun rerun = run_checked(plan, true);
-  const auto base = std::filesystem::path(dir) / name;
-  out.history_path = base.string() + ".history.jsonl";
-  std::ofstream history(out.history_path, std::ios::binary | std::ios::trunc);
-  history << rerun.summary.history;
-  if (!history) {
-    out.error = "cannot write " + out.history_path;
-    return out;
+  out.plan_path = base + ".plan.json";
+  write(out.plan_path, sim::plan_json(plan) + "\n");
+  out.original_history_path = base + ".original.history.jsonl";
+  write(out.original_history_path, rerun.summary.history);
+  const std::string original_scn = export_scenario(rerun.summary.history, violations);
+  if (!original_scn.empty()) write(base + ".original.scn", original_scn);
+  if (!options.reproduce.empty()) {
+    out.reproduce_path = base + ".reproduce.txt";
+    write(out.reproduce_path, options.reproduce + "\n");
   }
-  const std::string scn = export_scenario(rerun.summary.history, violations);
+
+  std::string history = rerun.summary.history, scn = original_scn;
+  if (!options.minimize) {
+    out.minimize_error = "not asked for";
+  } else if (violations.empty()) {
+    out.minimize_error = "no invariant broke";
+  } else {
+    MinimizeOptions m;
+    m.invariant = violations.front().invariant;
+    m.file_name = name + ".scn";
+    m.progress = options.progress;
+    const auto started = std::chrono::steady_clock::now();
+    out.minimized = minimize_history(rerun.summary.history, m);
+    out.minimize_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (!out.minimized.failing) {
+      out.minimize_error = "the run as a scenario does not break " + m.invariant + " first: " + out.minimized.error;
+    } else if (!out.minimized.error.empty()) {
+      out.minimize_error = out.minimized.error;
+    } else {
+      history = out.minimized.history;
+      scn = out.minimized.text;
+    }
+  }
+  out.history_path = base + ".history.jsonl";
+  write(out.history_path, history);
   if (!scn.empty()) {
-    out.scenario_path = base.string() + ".scn";
-    std::ofstream file(out.scenario_path, std::ios::binary | std::ios::trunc);
-    file << scn;
-    if (!file) out.error = "cannot write " + out.scenario_path;
+    out.scenario_path = base + ".scn";
+    write(out.scenario_path, scn);
   }
   return out;
 }

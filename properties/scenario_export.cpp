@@ -1,6 +1,7 @@
 #include "properties/scenario_export.h"
 
 
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -90,8 +91,20 @@ bool read_header(const Json& header, scn::Options& options, std::string& what) {
   return false;
 }
 
-// One history line as steps (none for lines without a server effect).
-bool add_steps(const Json& line, std::vector<scn::Step>& steps) {
+// One character off one of `earlier`: a near run_id (generators.h), which a generated run
+// draws on purpose and a scenario's seed would not.
+bool near_an_earlier(const std::string& run_id, const std::vector<std::string>& earlier) {
+  return std::any_of(earlier.begin(), earlier.end(), [&](const std::string& e) {
+    if (e.size() != run_id.size()) return false;
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < e.size(); ++i) differ += e[i] != run_id[i];
+    return differ == 1;
+  });
+}
+
+// One history line as steps (none for lines without a server effect). `run_ids`: the
+// run_ids of the processes so far.
+bool add_steps(const Json& line, std::vector<scn::Step>& steps, std::vector<std::string>& run_ids) {
   if (!line.is_object() || !line.contains("t") || !line["t"].is_number_integer()) return false;
   const std::int64_t at_ms = line["t"].get<std::int64_t>();  // the line's true time
   if (line.contains("call")) {
@@ -111,7 +124,15 @@ bool add_steps(const Json& line, std::vector<scn::Step>& steps) {
   }
   if (!line.contains("fault") || !line["fault"].is_string()) return true;  // verdict, phase, end
   const std::string fault = line["fault"].get<std::string>();
+  const std::string run_id = line.contains("run_id") && line["run_id"].is_string() ? bytes_of(line["run_id"]) : "";
+  if (fault == "start") run_ids.push_back(run_id);
   if (fault == "restart" || fault == "failover") {
+    // A near run_id is what the process read: the step says it (`epoch RUN_ID`), since
+    // the scenario's seed draws run_ids of its own.
+    if (line.value("module", true) && near_an_earlier(run_id, run_ids)) {
+      steps.push_back({at_ms, 0, scn::EpochFault{scn::EpochFault::Kind::run_id, run_id}});
+    }
+    run_ids.push_back(run_id);
     // A process that did not load the module had an epoch fault armed: which one shows in
     // the run_id it read (empty: the read failed; otherwise malformed). Arming it right
     // before the start is the same as arming it when the plan did; a fault the liveness
@@ -151,9 +172,10 @@ std::string export_scenario(const std::string& history_text, const std::vector<V
   scn::Scenario scenario;
   std::string what;
   if (!read_header(Json::parse(lines[0], nullptr, false), scenario.options, what)) return {};
+  std::vector<std::string> run_ids;
   for (std::size_t i = 1; i < lines.size(); ++i) {
     if (lines[i].empty()) continue;
-    if (!add_steps(Json::parse(lines[i], nullptr, false), scenario.steps)) return {};
+    if (!add_steps(Json::parse(lines[i], nullptr, false), scenario.steps, run_ids)) return {};
   }
   const std::int64_t last_ms = scenario.steps.empty() ? 0 : scenario.steps.back().time_ms;
   scenario.steps.push_back({last_ms, 0, scn::CheckInvariants{}});

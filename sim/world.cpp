@@ -40,6 +40,7 @@ void World::start_process(std::string_view why, std::int64_t survived_calls,
   }
   switch (epoch_fault_) {
     case EpochFault::none: read = drawn; break;
+    case EpochFault::given: read = given_run_id_; break;
     case EpochFault::fail: read = Reply::error("ERR EMQ host call failed"); break;
     case EpochFault::malformed:
       // the shape check must refuse it: upper case, as no Valkey prints
@@ -260,6 +261,11 @@ void World::set_clock_rate(std::int64_t rate_per_mille) {
 void World::arm_epoch_fault(EpochFault fault) {
   epoch_fault_ = fault;
   history_.fault(stamp(), fault == EpochFault::fail ? "epoch_fail" : "epoch_malformed", "");
+}
+
+void World::arm_run_id(std::string run_id) {
+  epoch_fault_ = EpochFault::given;
+  given_run_id_ = std::move(run_id);
 }
 
 void World::disarm_faults() {

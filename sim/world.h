@@ -64,7 +64,7 @@ struct WorldOptions {
   std::int64_t near_epoch_per_mille = 0;
 };
 
-enum class EpochFault : std::uint8_t { none, fail, malformed };
+enum class EpochFault : std::uint8_t { none, fail, malformed, given };
 
 class World {
  public:
@@ -95,6 +95,9 @@ class World {
   void step_clock(std::int64_t delta_ms);
   void set_clock_rate(std::int64_t rate_per_mille);
   void arm_epoch_fault(EpochFault fault);
+  // The next start reads exactly `run_id` (a scenario's `epoch RUN_ID`: a near run_id a
+  // generated run drew, replayed). The PRNG still draws as without it.
+  void arm_run_id(std::string run_id);
   // Faults off: forgets an armed epoch fault and any reply still due to be lost.
   void disarm_faults();
   // An actor-level event (worker death, pause, resume, a new worker): history only.
@@ -152,6 +155,7 @@ class World {
   mutable SimServer server_;
   std::vector<std::string> run_ids_{""};  // index 0 unused: incarnations count from 1
   EpochFault epoch_fault_ = EpochFault::none;
+  std::string given_run_id_;  // EpochFault::given
   std::vector<std::string> lost_for_;  // actors whose next reply is lost
   CallRecord last_;
   std::map<std::string, std::int64_t> verdict_counts_;

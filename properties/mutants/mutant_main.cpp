@@ -1,11 +1,15 @@
 // A mutant's self-test: run the campaign (the same generators and checker as the
 // properties) against a deliberately wrong core and require that it is caught within the
-// budget, by the invariant it targets, and shrunk to a short history. "Caught by" means:
+// budget, by the invariant it targets, and shrunk to a short history: the plan shrunk (the
+// campaign's shrinker), then its history minimized (history_minimizer.h) to at most
+// --calls-max calls, 1-minimal (each single step removed, the replay no longer breaks the
+// invariant first: checked here, one replay per step). "Caught by" means:
 // the declared invariant breaks at the call where the run first breaks anything (two
 // invariants may judge the same wrong reply; one that breaks only later, or not at all,
 // says the suite found the mutant by luck, or that the declared target is wrong). Built
 // once per mutant by mutants/CMakeLists.txt.
 #include <algorithm>
+#include <filesystem>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -13,6 +17,8 @@
 
 #include "properties/campaign.h"
 #include "properties/checked_run.h"
+#include "properties/failure_files.h"
+#include "properties/history_minimizer.h"
 
 #if !defined(TRAFIKEY_MUTANT) || !defined(TRAFIKEY_MUTANT_INVARIANT)
 #error "build through properties/mutants/CMakeLists.txt"
@@ -20,7 +26,7 @@
 
 int main(int argc, char** argv) {
   int runs = 300;
-  long long calls_max = 40;
+  long long calls_max = 8;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     if (flag == "--runs") runs = std::atoi(argv[i + 1]);
@@ -65,8 +71,55 @@ int main(int argc, char** argv) {
   if (f.invariant != TRAFIKEY_MUTANT_INVARIANT) {
     std::printf("  and at the same call by %s\n", it->describe().c_str());
   }
-  if (f.shrunk_calls > calls_max) {
-    std::printf("  the shrunk history is longer than %lld calls\n", calls_max);
+  // The history minimized after the plan's shrinking, and proved 1-minimal.
+  // Through the failure files, as a property or a campaign writes them (failures/NAME.*
+  // in the working directory, or $TRAFIKEY_FAILURES).
+  const auto files = trafikey::properties::write_failure(f.shrunk, trafikey::properties::failure_dir(),
+                                                         TRAFIKEY_MUTANT, f.violations);
+  const auto& minimal = files.minimized;
+  const double seconds = files.minimize_seconds;
+  if (!files.minimize_error.empty() || !files.error.empty()) {
+    std::printf("  the history does not minimize: %s%s\n", files.minimize_error.c_str(), files.error.c_str());
+    return 1;
+  }
+  for (const auto& path : {files.scenario_path, files.history_path, files.original_history_path, files.plan_path}) {
+    if (!std::filesystem::exists(path)) {
+      std::printf("  failure file missing: %s\n", path.c_str());
+      return 1;
+    }
+  }
+  std::printf("  calls %lld -> %lld (plan shrink) -> %lld (history minimized: %zu -> %zu steps, "
+              "%d replays, %.2f s)\n%s",
+              static_cast<long long>(f.original_calls), static_cast<long long>(f.shrunk_calls),
+              static_cast<long long>(minimal.calls_after), minimal.steps_before, minimal.steps_after,
+              minimal.replays, seconds, minimal.text.c_str());
+  const auto& mv = minimal.violations;
+  const bool declared_first = std::any_of(mv.begin(), mv.end(), [&](const auto& v) {
+    return v.call == mv.front().call && v.invariant == TRAFIKEY_MUTANT_INVARIANT;
+  });
+  if (!declared_first) {
+    std::printf("  the minimal history breaks %s first, not %s\n", mv.front().invariant.c_str(),
+                TRAFIKEY_MUTANT_INVARIANT);
+    return 1;
+  }
+  if (!minimal.one_minimal) {
+    std::printf("  the replay budget ran out before the history was 1-minimal\n");
+    return 1;
+  }
+  // 1-minimal, by test: each single action step removed, the failure is gone.
+  const auto& steps = minimal.scenario.steps;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    if (std::holds_alternative<trafikey::scenario::CheckInvariants>(steps[i].action)) continue;
+    auto fewer = minimal.scenario;
+    fewer.steps.erase(fewer.steps.begin() + static_cast<std::ptrdiff_t>(i));
+    if (trafikey::properties::first_broken_invariant(fewer) == f.invariant) {
+      std::printf("  not 1-minimal: without step %zu (line %d) it still breaks %s\n", i + 1, steps[i].line,
+                  f.invariant.c_str());
+      return 1;
+    }
+  }
+  if (minimal.calls_after > calls_max) {
+    std::printf("  the minimal history is longer than %lld calls\n", calls_max);
     return 1;
   }
   return 0;

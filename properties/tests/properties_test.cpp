@@ -11,7 +11,8 @@
 // the family's. (A run stops at its first violation, so a property that ignored the
 // others could pass a run in which its own invariant was never reached.)
 // On failure each property prints the invariant, the plan's seed and RapidCheck's
-// reproduce string, and writes the failing history (and scenario) under failure_dir().
+// reproduce string, and writes the failure files under failure_dir() (failure_files.h):
+// the shrunk plan's history minimized to a 1-minimal scenario, the original beside it.
 #include <gtest/gtest.h>
 #include <rapidcheck/gtest.h>
 
@@ -19,6 +20,7 @@
 #include <iostream>
 #include <optional>
 #include <sstream>
+#include <unordered_map>
 
 #include "properties/campaign.h"
 #include "properties/checked_run.h"
@@ -27,8 +29,26 @@
 #include "properties/generators.h"
 #include "sim/prng.h"
 
+// RapidCheck's own spelling of a reproduce string (src/detail/Serialization; not in its
+// public headers): what it prints for RC_PARAMS="reproduce=...".
+namespace rc::detail {
+std::string reproduceMapToString(const std::unordered_map<std::string, Reproduce>& reproduceMap);
+}  // namespace rc::detail
+
 namespace trafikey::properties {
 namespace {
+
+// The last failing run of the current property: after RapidCheck's shrinking, its final
+// counterexample, whose files check_property writes (minimizing once, not per shrink).
+struct LastFailure {
+  sim::RunPlan plan;
+  std::string property;
+  std::vector<Violation> violations;
+};
+std::optional<LastFailure>& last_failure() {
+  static std::optional<LastFailure> last;
+  return last;
+}
 
 using sim::FaultKind;
 
@@ -60,6 +80,24 @@ void check_property(Property property) {
     }
   } else {
     rc::detail::printResultMessage(result, out);
+    if (result.template is<rc::detail::FailureResult>() && last_failure()) {
+      const auto& failure = result.template get<rc::detail::FailureResult>();
+      const std::string reproduce = rc::detail::reproduceMapToString({{metadata.id, failure.reproduce}});
+      FailureOptions options;
+      options.reproduce = reproduce;
+      const LastFailure& last = *last_failure();
+      const FailureFiles files = write_failure(last.plan, failure_dir(), last.property, last.violations, options);
+      out << "\nreproduce=" << reproduce << "\nfailure files (failure_files.h):\n  scenario: " << files.scenario_path
+          << "\n  history:  " << files.history_path << "\n  original: " << files.original_history_path
+          << "\n  plan:     " << files.plan_path << "\n";
+      if (files.minimize_error.empty()) {
+        out << "  minimized: " << files.minimized.calls_before << " -> " << files.minimized.calls_after
+            << " calls (" << files.minimized.replays << " replays)\n";
+      } else {
+        out << "  not minimized: " << files.minimize_error << "\n";
+      }
+      if (!files.error.empty()) out << "  (" << files.error << ")\n";
+    }
     FAIL() << out.str() << std::endl;
   }
 }
@@ -69,6 +107,7 @@ void check_property(Property property) {
   void trafikey_prop_##Suite##_##Name();                        \
   TEST(Suite, Name) {                                           \
     target_invariant().reset();                                 \
+    last_failure().reset();                                     \
     check_property(&trafikey_prop_##Suite##_##Name);            \
   }                                                             \
   void trafikey_prop_##Suite##_##Name()
@@ -108,9 +147,8 @@ void hold(const sim::RunPlan& plan, std::initializer_list<std::string_view> fami
   if (target_invariant() && *target_invariant() != broke) return;  // a shrink gone elsewhere
   target_invariant() = broke;
   const bool own = family.size() == 0 || std::find(family.begin(), family.end(), broke) != family.end();
-  // The last failing call is the final counterexample, so the files below end up holding
-  // the shrunk history.
-  const FailureFiles files = write_failure(plan, failure_dir(), property, run.violations);
+  // The last failing call is the final counterexample: check_property writes its files.
+  last_failure() = LastFailure{plan, property, run.violations};
   std::string message;
   if (own) {
     message = broke + " broke (one of this property's invariants)\n  ";
@@ -122,9 +160,7 @@ void hold(const sim::RunPlan& plan, std::initializer_list<std::string_view> fami
   }
   message += run.violations.front().describe() + "\n  plan seed " + std::to_string(plan.seed) + ", " +
              std::to_string(plan.faults.size()) + " faults, " + std::to_string(plan.jobs) +
-             " jobs\n  history: " + files.history_path;
-  if (!files.scenario_path.empty()) message += "\n  scenario: " + files.scenario_path;
-  if (!files.error.empty()) message += "\n  (" + files.error + ")";
+             " jobs";
   RC_FAIL(message);
 }
 
@@ -175,6 +211,7 @@ void all_property() {
 
 TEST(All, every_invariant_holds_under_every_fault_and_every_coverage_target_is_reached) {
   target_invariant().reset();
+  last_failure().reset();
   all_coverage() = {};
   check_property(&all_property);
   const CampaignResult& reached = all_coverage();

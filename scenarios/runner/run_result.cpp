@@ -14,20 +14,4 @@ std::string describe_failure(std::string_view file, const StepFailure& failure) 
   return out;
 }
 
-std::string field_list(const std::vector<FieldCheck>& fields,
-                       const std::vector<std::optional<std::string>>& values) {
-  std::string out;
-  for (std::size_t i = 0; i < fields.size(); ++i) {
-    if (i) out += ' ';
-    out += write_word(fields[i].field) + "=" + (values[i] ? write_word(*values[i]) : "-");
-  }
-  return out;
-}
-
-std::string id_list(const std::vector<std::string>& ids) {
-  std::string out = "[";
-  for (std::size_t i = 0; i < ids.size(); ++i) out += (i ? " " : "") + write_word(ids[i]);
-  return out + "]";
-}
-
 }  // namespace trafikey::scenario

@@ -21,6 +21,7 @@
 #include "core/reply.h"
 #include "properties/checker.h"
 #include "sim/scenario/scenario.h"
+#include "sim/scenario/write.h"  // field_list, id_list: how both runners print a check
 
 namespace trafikey::scenario {
 
@@ -71,10 +72,5 @@ struct RunResult {
 
 // "FILE:LINE: failed: STEP\n  expected: E\n  actual:   A\n" (and the invariant when set).
 std::string describe_failure(std::string_view file, const StepFailure& failure);
-
-// How both runners print what a `check row` / `check set` saw: `f=v g=-` and `[a b]`.
-std::string field_list(const std::vector<FieldCheck>& fields,
-                       const std::vector<std::optional<std::string>>& values);
-std::string id_list(const std::vector<std::string>& ids);
 
 }  // namespace trafikey::scenario

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/args.h"
+#include "core/epoch.h"
 #include "sim/keyspace.h"
 #include "sim/scenario/notation.h"
 
@@ -389,8 +390,11 @@ class FileParser {
       action = EpochFault{EpochFault::Kind::fail};
     } else if (is_word(t, "malformed")) {
       action = EpochFault{EpochFault::Kind::malformed};
+    } else if (t && (t->kind == Token::Kind::word || t->kind == Token::Kind::string) &&
+               Epoch::valid_run_id(t->text)) {
+      action = EpochFault{EpochFault::Kind::run_id, t->text};
     } else {
-      return in.expected("'fail' or 'malformed' after 'epoch'");
+      return in.expected("'fail', 'malformed' or a run_id (40 lowercase hex digits) after 'epoch'");
     }
     in.next();
     return in.expect_end("the epoch fault");

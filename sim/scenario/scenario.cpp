@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "core/commands.h"
+#include "core/epoch.h"
 #include "sim/lua.h"
 #include "sim/plain.h"
 #include "sim/scenario/notation.h"
@@ -81,8 +82,12 @@ struct ActionDefect {
     return std::nullopt;
   }
   std::optional<std::string> operator()(const EpochFault& fault) const {
-    if (fault.kind != EpochFault::Kind::fail && fault.kind != EpochFault::Kind::malformed) {
+    if (fault.kind != EpochFault::Kind::fail && fault.kind != EpochFault::Kind::malformed &&
+        fault.kind != EpochFault::Kind::run_id) {
       return "an epoch fault of no kind";
+    }
+    if (fault.kind == EpochFault::Kind::run_id && !Epoch::valid_run_id(fault.run_id)) {
+      return "an epoch run_id must be 40 lowercase hex digits";
     }
     return std::nullopt;
   }

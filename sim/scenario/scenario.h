@@ -66,9 +66,15 @@ struct Drift {
   bool operator==(const Drift&) const = default;
 };
 // `epoch fail` / `epoch malformed`: the next start's run_id read fails / is malformed.
+// `epoch RUN_ID` (40 lowercase hex): the next start reads exactly this run_id, as when a
+// generated run drew one a character off an earlier process's (a near run_id); what the
+// seed alone would draw cannot say it.
 struct EpochFault {
-  enum class Kind : std::uint8_t { fail, malformed };
+  enum class Kind : std::uint8_t { fail, malformed, run_id };
+  EpochFault() = default;
+  explicit EpochFault(Kind k, std::string id = {}) : kind(k), run_id(std::move(id)) {}
   Kind kind = Kind::fail;
+  std::string run_id;  // Kind::run_id only
   bool operator==(const EpochFault&) const = default;
 };
 // `lose C`: client C's next reply is lost (the call runs, C sees a timeout).

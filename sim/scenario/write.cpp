@@ -36,7 +36,12 @@ struct ActionText {
   }
   std::string operator()(const Drift& drift) const { return "drift " + format_rate(drift.rate); }
   std::string operator()(const EpochFault& fault) const {
-    return fault.kind == EpochFault::Kind::fail ? "epoch fail" : "epoch malformed";
+    switch (fault.kind) {
+      case EpochFault::Kind::fail: return "epoch fail";
+      case EpochFault::Kind::malformed: return "epoch malformed";
+      case EpochFault::Kind::run_id: return "epoch " + fault.run_id;
+    }
+    return "epoch fail";
   }
   std::string operator()(const Lose& lose) const { return "lose " + lose.client; }
   std::string operator()(const CheckRow& row) const {
@@ -122,6 +127,22 @@ std::string write_scenario(const Scenario& scenario) {
     out += '\n';
   }
   return out;
+}
+
+std::string field_list(const std::vector<FieldCheck>& fields,
+                       const std::vector<std::optional<std::string>>& values) {
+  std::string out;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    if (i) out += ' ';
+    out += write_word(fields[i].field) + "=" + (values[i] ? write_word(*values[i]) : "-");
+  }
+  return out;
+}
+
+std::string id_list(const std::vector<std::string>& ids) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < ids.size(); ++i) out += (i ? " " : "") + write_word(ids[i]);
+  return out + "]";
 }
 
 }  // namespace trafikey::scenario

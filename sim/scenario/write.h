@@ -20,7 +20,9 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "sim/scenario/scenario.h"
 
@@ -38,5 +40,11 @@ std::string write_step(const Step& step);
 
 // The step without its time: "a: EMQ.ADD orders j1 hello => 1".
 std::string write_action(const Action& action);
+
+// How the runners print what a `check row` / `check set` expected and saw: `f=v g=-`
+// and `[a b]`.
+std::string field_list(const std::vector<FieldCheck>& fields,
+                       const std::vector<std::optional<std::string>>& values);
+std::string id_list(const std::vector<std::string>& ids);
 
 }  // namespace trafikey::scenario

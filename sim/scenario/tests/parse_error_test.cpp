@@ -175,7 +175,11 @@ TEST(ParseError, bad_fault_arguments) {
   for (std::string_view bad : {"fast", "-1", "1000.5", "nan", "inf", "0x10", "\"1\""}) {
     expect_step_refused("at 0 drift " + std::string(bad), 12, "expected a rate after 'drift'");
   }
-  expect_step_refused("at 0 epoch broken", 12, "expected 'fail' or 'malformed' after 'epoch'");
+  expect_step_refused("at 0 epoch broken", 12,
+                      "expected 'fail', 'malformed' or a run_id (40 lowercase hex digits) after 'epoch'");
+  // a run_id one digit short, or in upper case, is not one
+  expect_step_refused("at 0 epoch 0123456789abcdef0123456789abcdef0123456", 12, "a run_id (40 lowercase hex");
+  expect_step_refused("at 0 epoch 0123456789ABCDEF0123456789abcdef01234567", 12, "a run_id (40 lowercase hex");
   expect_step_refused("at 0 lose", 10, "expected a client name after 'lose'");
   expect_step_refused("at 0 lose a:", 11, "expected a client name after 'lose'");
 }

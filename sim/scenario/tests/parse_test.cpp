@@ -137,6 +137,9 @@ TEST(Parse, fault_steps) {
   EXPECT_EQ(action_of("at 5 drift 1000"), Action(Drift{1000.0}));
   EXPECT_EQ(action_of("at 5 epoch fail"), Action(EpochFault{EpochFault::Kind::fail}));
   EXPECT_EQ(action_of("at 5 epoch malformed"), Action(EpochFault{EpochFault::Kind::malformed}));
+  const std::string id = "0123456789abcdef0123456789abcdef01234567";
+  EXPECT_EQ(action_of("at 5 epoch " + id), Action(EpochFault{EpochFault::Kind::run_id, id}));
+  EXPECT_EQ(action_of("at 5 epoch \"" + id + "\""), Action(EpochFault{EpochFault::Kind::run_id, id}));
   EXPECT_EQ(action_of("at 5 lose w1"), Action(Lose{"w1"}));
 }
 
@@ -181,7 +184,8 @@ TEST(Parse, crlf_line_ends_and_indentation_are_whitespace) {
 }
 
 TEST(Parse, sim_only_steps_make_a_file_sim_only) {
-  for (std::string_view line : {"at 0 epoch fail", "at 0 epoch malformed"}) {
+  for (std::string_view line : {"at 0 epoch fail", "at 0 epoch malformed",
+                                "at 0 epoch 0123456789abcdef0123456789abcdef01234567"}) {
     const auto steps = steps_of(line);
     ASSERT_EQ(steps.size(), 1u);
     EXPECT_TRUE(sim_only(steps[0])) << line;

@@ -1,0 +1,329 @@
+#include "properties/history_minimizer.h"
+
+#include <algorithm>
+#include <map>
+
+#include "properties/scenario_export.h"
+#include "properties/scenario_replay.h"
+#include "sim/scenario/parse.h"
+
+namespace trafikey::properties {
+
+namespace {
+
+namespace scn = trafikey::scenario;
+using Steps = std::vector<scn::Step>;
+
+bool is_action(const scn::Step& step) {
+  return !std::holds_alternative<scn::CheckRow>(step.action) &&
+         !std::holds_alternative<scn::CheckSet>(step.action) &&
+         !std::holds_alternative<scn::CheckInvariants>(step.action);
+}
+
+bool is_fault(const scn::Step& step) {
+  return !is_action(step) ? false : !std::holds_alternative<scn::Call>(step.action);
+}
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The steps the minimizer works on: the actions, replies unchecked (later replies change
+// as steps go), lines forgotten.
+Steps actions_of(const scn::Scenario& scenario) {
+  Steps out;
+  for (const scn::Step& step : scenario.steps) {
+    if (!is_action(step)) continue;
+    scn::Step s{step.time_ms, 0, step.action};
+    if (auto* call = std::get_if<scn::Call>(&s.action)) call->expect.reset();
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::int64_t calls_in(const Steps& steps) {
+  return std::count_if(steps.begin(), steps.end(),
+                       [](const scn::Step& s) { return std::holds_alternative<scn::Call>(s.action); });
+}
+
+// The result of one replay of candidate steps: the first broken invariant and how many
+// steps ran up to it.
+struct Verdict {
+  std::optional<std::string> invariant;
+  std::size_t steps_run = 0;
+};
+
+Verdict replay_unchecked(const scn::Scenario& scenario, std::vector<Reply>* replies = nullptr) {
+  ScenarioReplay replay(scenario, "", false);
+  Verdict out;
+  for (const scn::Step& step : scenario.steps) {
+    if (!is_action(step)) continue;
+    (void)replay.step(step, false);
+    ++out.steps_run;
+    if (replies && std::holds_alternative<scn::Call>(step.action)) replies->push_back(replay.world().last_call().reply);
+    if (replay.checker().failed()) break;
+  }
+  if (!replay.checker().failed()) {
+    // what a final `check invariants` judges: the whole keyspace once more
+    const std::int64_t at = scenario.steps.empty() ? 0 : scenario.steps.back().time_ms;
+    (void)replay.step(scn::Step{at, 0, scn::CheckInvariants{}}, true);
+  }
+  if (replay.checker().failed()) out.invariant = replay.checker().violations().front().invariant;
+  return out;
+}
+
+class Minimizer {
+ public:
+  Minimizer(const scn::Options& options, std::string invariant, const MinimizeOptions& opts)
+      : options_(options), invariant_(std::move(invariant)), opts_(opts) {}
+
+  // Whether `candidate` still breaks the invariant first; when it does, it becomes the
+  // current steps, cut after the step at which it broke.
+  bool accept(const Steps& candidate, const char* pass) {
+    if (candidate.empty() || out_of_budget()) return false;
+    ++replays_;
+    scn::Scenario s{"", options_, candidate};
+    const Verdict v = replay_unchecked(s);
+    const bool kept = v.invariant == invariant_;
+    if (kept) {
+      steps_ = candidate;
+      if (v.steps_run < steps_.size()) steps_.resize(v.steps_run);
+    }
+    if (opts_.progress) opts_.progress(replays_, steps_.size(), pass);
+    return kept;
+  }
+
+  bool out_of_budget() const { return replays_ >= opts_.replay_budget; }
+  int replays() const { return replays_; }
+  Steps& steps() { return steps_; }
+  void set_steps(Steps steps) { steps_ = std::move(steps); }
+
+  // Every CLAIM that got nothing (`replies`: the calls' replies in the current steps), and
+  // every fault step equal to the one before it, dropped at once.
+  void drop_idle(const std::vector<Reply>& replies) {
+    Steps kept;
+    std::size_t call = 0;
+    for (std::size_t i = 0; i < steps_.size(); ++i) {
+      const scn::Step& s = steps_[i];
+      if (const auto* c = std::get_if<scn::Call>(&s.action)) {
+        const Reply& r = replies[call++];
+        if (upper(c->argv[0]) == "EMQ.CLAIM" && r.kind() == Reply::Kind::array && r.items().empty()) continue;
+      } else if (i > 0 && is_fault(s) && s == steps_[i - 1]) {
+        continue;
+      }
+      kept.push_back(s);
+    }
+    if (kept.size() < steps_.size()) accept(kept, "idle");
+  }
+
+  std::vector<std::string> clients() const {
+    std::vector<std::string> out;
+    for (const scn::Step& s : steps_) {
+      const std::string* name = client_of(s);
+      if (name && std::find(out.begin(), out.end(), *name) == out.end()) out.push_back(*name);
+    }
+    return out;
+  }
+
+  // Each client's calls and `lose`s at once; then each client but the first renamed to the
+  // first (one actor fewer to read).
+  void drop_actors() {
+    for (const std::string& name : clients()) {
+      Steps kept;
+      for (const scn::Step& s : steps_) {
+        const std::string* c = client_of(s);
+        if (!c || *c != name) kept.push_back(s);
+      }
+      accept(kept, "actors");
+    }
+    const auto names = clients();
+    for (std::size_t k = 1; k < names.size(); ++k) {
+      Steps renamed = steps_;
+      for (scn::Step& s : renamed) {
+        if (auto* call = std::get_if<scn::Call>(&s.action); call && call->client == names[k]) call->client = names[0];
+        if (auto* lose = std::get_if<scn::Lose>(&s.action); lose && lose->client == names[k]) lose->client = names[0];
+      }
+      accept(renamed, "actors");
+    }
+  }
+
+  // Zeller's ddmin over the current steps.
+  void ddmin() {
+    std::size_t n = 2;
+    while (steps_.size() >= 2 && !out_of_budget()) {
+      const std::size_t size = steps_.size();
+      n = std::min(n, size);
+      bool reduced = false;
+      for (std::size_t k = 0; k < n && !reduced; ++k) {  // a chunk alone
+        if (accept(chunk(k, n, true), "ddmin")) {
+          n = 2;
+          reduced = true;
+        }
+      }
+      // all but a chunk (with two chunks, that is the other chunk, tried above)
+      for (std::size_t k = 0; k < n && !reduced && n > 2; ++k) {
+        if (accept(chunk(k, n, false), "ddmin")) {
+          n = std::max<std::size_t>(n - 1, 2);
+          reduced = true;
+        }
+      }
+      if (!reduced) {
+        if (n >= size) break;
+        n = std::min(size, 2 * n);
+      }
+    }
+  }
+
+  // One step at a time, from the last, until no single step can go. True when something went.
+  bool singles() {
+    bool any = false;
+    for (bool changed = true; changed && !out_of_budget();) {
+      changed = false;
+      for (std::size_t i = steps_.size(); i-- > 0 && !out_of_budget();) {
+        if (i >= steps_.size()) continue;
+        Steps candidate = steps_;
+        candidate.erase(candidate.begin() + static_cast<std::ptrdiff_t>(i));
+        if (accept(candidate, "single")) changed = any = true;
+      }
+    }
+    return any;
+  }
+
+  // Each gap before a step (the first's: from 0) closed, else rounded down to a multiple
+  // of 1000, 100 or 10 ms; the steps after it move with it. True when a time moved.
+  bool times() {
+    bool any = false;
+    for (std::size_t i = 0; i < steps_.size() && !out_of_budget(); ++i) {
+      const std::int64_t before = i == 0 ? 0 : steps_[i - 1].time_ms;
+      const std::int64_t gap = steps_[i].time_ms - before;
+      if (gap <= 0) continue;
+      for (const std::int64_t unit : {std::int64_t{0}, std::int64_t{1000}, std::int64_t{100}, std::int64_t{10}}) {
+        const std::int64_t shorter = unit == 0 ? 0 : gap / unit * unit;
+        if (shorter == gap) break;  // already round at this unit: finer units change nothing
+        Steps candidate = steps_;
+        for (std::size_t j = i; j < candidate.size(); ++j) candidate[j].time_ms -= gap - shorter;
+        if (accept(candidate, "times")) {
+          any = true;
+          break;
+        }
+      }
+    }
+    return any;
+  }
+
+ private:
+  static const std::string* client_of(const scn::Step& s) {
+    if (const auto* call = std::get_if<scn::Call>(&s.action)) return &call->client;
+    if (const auto* lose = std::get_if<scn::Lose>(&s.action)) return &lose->client;
+    return nullptr;
+  }
+
+  Steps chunk(std::size_t k, std::size_t n, bool alone) const {
+    const std::size_t size = steps_.size();
+    const std::size_t from = k * size / n, to = (k + 1) * size / n;
+    Steps out;
+    for (std::size_t i = 0; i < size; ++i) {
+      if ((i >= from && i < to) == alone) out.push_back(steps_[i]);
+    }
+    return out;
+  }
+
+  scn::Options options_;
+  std::string invariant_;
+  const MinimizeOptions& opts_;
+  Steps steps_;
+  int replays_ = 0;
+};
+
+}  // namespace
+
+std::optional<std::string> first_broken_invariant(const scenario::Scenario& scenario, std::size_t* steps_run) {
+  scn::Scenario actions{scenario.title, scenario.options, actions_of(scenario)};
+  const Verdict v = replay_unchecked(actions);
+  if (steps_run) *steps_run = v.steps_run;
+  return v.invariant;
+}
+
+Minimized minimize_scenario(const scenario::Scenario& failing, const MinimizeOptions& options) {
+  Minimized out;
+  const Steps original = actions_of(failing);
+  out.steps_before = original.size();
+  out.calls_before = calls_in(original);
+  std::vector<Reply> replies;
+  const Verdict first = replay_unchecked(scn::Scenario{"", failing.options, original}, &replies);
+  if (!first.invariant) {
+    out.error = "its steps break no invariant on the sim";
+    return out;
+  }
+  out.invariant = options.invariant.empty() ? *first.invariant : options.invariant;
+  if (*first.invariant != out.invariant) {
+    out.error = "its steps break " + *first.invariant + " first, not " + out.invariant;
+    return out;
+  }
+  out.failing = true;
+
+  Minimizer m(failing.options, out.invariant, options);
+  Steps cut(original.begin(), original.begin() + static_cast<std::ptrdiff_t>(std::min(first.steps_run, original.size())));
+  const auto cut_calls = std::min(replies.size(), static_cast<std::size_t>(calls_in(cut)));
+  replies.erase(replies.begin() + static_cast<std::ptrdiff_t>(cut_calls), replies.end());
+  m.set_steps(cut);
+  m.drop_idle(replies);
+  m.drop_actors();
+  m.ddmin();
+  m.singles();
+  for (int round = 0; round < 4 && m.times(); ++round) {
+    if (!m.singles()) break;
+  }
+  out.one_minimal = !m.out_of_budget();
+  if (out.one_minimal) m.singles();  // times() may have made a step redundant
+  out.one_minimal = !m.out_of_budget();
+  out.replays = m.replays();
+
+  // Re-record: replay the minimal steps with the history kept, write it as a scenario
+  // with every reply spelled out, and replay that file as `trafikey-sim scenario` would.
+  const Steps& minimal = m.steps();
+  scn::Scenario draft{failing.title, failing.options, minimal};
+  draft.steps.push_back({minimal.empty() ? 0 : minimal.back().time_ms, 0, scn::CheckInvariants{}});
+  ScenarioReplay recording(draft, options.file_name, true);
+  (void)recording.run();
+  const std::string text = export_scenario(recording.world().history().text(), recording.checker().violations());
+  auto parsed = scn::parse_scenario(text, options.file_name);
+  if (text.empty() || !parsed.ok()) {
+    out.error = "the minimal steps do not write back as a scenario" +
+                (parsed.ok() ? std::string() : ": " + scn::to_string(parsed.error()));
+    return out;
+  }
+  out.scenario = std::move(parsed).value();
+  out.text = "# Minimized from " + std::to_string(out.steps_before) + " steps (" + std::to_string(out.calls_before) +
+             " calls) to " + std::to_string(minimal.size()) + " (" + std::to_string(calls_in(minimal)) +
+             (out.one_minimal ? " calls): removing any one step loses the failure.\n"
+                              : " calls); the replay budget ran out before it was 1-minimal.\n") +
+             text;
+  ScenarioReplay check(out.scenario, options.file_name, true);
+  const auto mismatch = check.run();
+  out.history = check.world().history().text();
+  out.violations = check.checker().violations();
+  out.steps_after = minimal.size();
+  out.calls_after = calls_in(minimal);
+  if (!mismatch || mismatch->first + 1 != out.scenario.steps.size() || mismatch->second.invariant != out.invariant) {
+    out.error = "the re-recorded file does not fail at its final check invariants with " + out.invariant +
+                (mismatch ? " (step " + std::to_string(mismatch->first + 1) + ": expected " + mismatch->second.expected +
+                                ", got " + mismatch->second.actual + ")"
+                          : " (it passed)");
+  }
+  return out;
+}
+
+Minimized minimize_history(const std::string& history_text, const MinimizeOptions& options) {
+  const std::string text = export_scenario(history_text, {});
+  auto parsed = scn::parse_scenario(text, "history");
+  if (text.empty() || !parsed.ok()) {
+    Minimized out;
+    out.error = "not a history this build can write as a scenario";
+    return out;
+  }
+  return minimize_scenario(parsed.value(), options);
+}
+
+}  // namespace trafikey::properties

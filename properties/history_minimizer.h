@@ -1,0 +1,72 @@
+// The history minimizer: a failing run as scenario steps (calls, faults, operator
+// actions), cut down to a set of steps whose replay on the simulator still breaks the
+// SAME invariant first, and from which no single step can be removed (1-minimal).
+//
+// Plan shrinking (RapidCheck's, the campaign's) makes the plan smaller; it cannot drop
+// one call from the history a plan produced, so idle polls, extra workers and repeated
+// faults survive it. This runs after it, on the steps themselves, in passes:
+//   cut      everything after the step at which the invariant broke
+//   idle     every CLAIM that got nothing, at once; every fault repeating the step before it
+//   actors   each client's calls (and `lose`s) at once; then each client renamed to the first
+//   ddmin    delta debugging (Zeller's ddmin: chunks and their complements)
+//   single   one step at a time, to a fixpoint
+//   times    each gap between steps closed, or rounded down to 1000/100/10 ms (the steps
+//            after it move with it), then `single` again
+// A candidate is kept when its replay breaks the invariant, and first (the checker's
+// first violation, as a run stops at it). While steps go the replies of later steps
+// change, so candidates are replayed without comparing replies; the result is then
+// re-recorded: replayed once more and written with every reply spelled out, so the file
+// replays with every reply matching and fails at its final `check invariants`.
+//
+// Deterministic: the same input gives the same file. Bounded by a number of replays
+// (`replay_budget`), not by time; a result cut short by it says so (`one_minimal` false).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "properties/checker.h"
+#include "sim/scenario/scenario.h"
+
+namespace trafikey::properties {
+
+struct MinimizeOptions {
+  std::string invariant;      // the one to keep; empty: the first the input breaks
+  int replay_budget = 20000;  // candidate replays, at most
+  std::string file_name = "minimal.scn";  // named in the minimal run's history header
+  // Called after every candidate replay (may be empty): replays so far, steps kept, pass.
+  std::function<void(int, std::size_t, const char*)> progress;
+};
+
+struct Minimized {
+  bool failing = false;       // the input breaks an invariant (`invariant`) on the sim
+  std::string invariant;
+  std::string error;          // when !failing, or the re-recording did not replay: why
+  scenario::Scenario scenario;  // the minimal, re-recorded (replies exact, ends with check invariants)
+  std::string text;             // it as a `.scn` file
+  std::string history;          // its replay's history (what `trafikey-sim scenario` records)
+  std::vector<Violation> violations;  // of the minimal replay
+  std::size_t steps_before = 0, steps_after = 0;  // action steps (checks not counted)
+  std::int64_t calls_before = 0, calls_after = 0;
+  int replays = 0;
+  bool one_minimal = false;  // every pass ran to its end within the budget
+};
+
+// The invariant a scenario's steps break first on the sim, replies not compared and the
+// file's own checks ignored (a final `check invariants` judges the whole keyspace once
+// more); nullopt when none breaks. `steps_run` (optional): how many steps ran before it
+// broke (the breaking step included).
+std::optional<std::string> first_broken_invariant(const scenario::Scenario& scenario,
+                                                  std::size_t* steps_run = nullptr);
+
+Minimized minimize_scenario(const scenario::Scenario& failing, const MinimizeOptions& options);
+
+// A history (a generated run's or a scenario run's, history.h) exported as a scenario
+// (scenario_export.h), then minimized. !failing with `error` when it does not export.
+Minimized minimize_history(const std::string& history_text, const MinimizeOptions& options);
+
+}  // namespace trafikey::properties
