@@ -187,7 +187,7 @@ Call CallGenerator::malformed() {
         }
       }
       if (!numeric.empty()) argv[pick(numeric)] = bad_number();
-      else if (argv.size() > 1) argv.back() = bad_number();
+      else argv.push_back(bad_number());  // a verb without numbers: one too many
       break;
     }
     case 4:  // a bad queue name
@@ -212,6 +212,8 @@ Call CallGenerator::malformed() {
     case 7:  // junk bytes in any argument but the verb
       if (argv.size() > 1) {
         argv[static_cast<std::size_t>(prng_.between(1, static_cast<std::int64_t>(argv.size()) - 1))] = junk();
+      } else {
+        argv.push_back(junk());
       }
       break;
     case 8:  // EXTENDS: too many pairs, or half a pair

@@ -75,6 +75,8 @@ PartResult run_fuzz(const SoakOptions& options) {
       continue;
     }
     run.add("calls fuzzed");
+    if (call.kind == Call::Kind::malformed) run.add("malformed calls");
+    if (call.kind == Call::Kind::poisoned) run.add("calls on poisoned queues");
     if (reply.is_error()) {
       run.add("refusals checked");
       if (!is_spec_error(reply.text())) {

@@ -1,9 +1,10 @@
 // The replica part (soak.h): a replica with the module loaded follows the primary through
-// a random history (the fuzz part's calls, and valid calls batched in MULTI/EXEC). Writes
-// are replicated as effects (EMQ §4), so at every sync point (WAIT, then the replica's
-// offset equal to the primary's) the two DEBUG DIGESTs must be equal; now and then the
-// primary reloads its AOF (DEBUG LOADAOF) and must come back with the same digest; at the
-// end the replica and then the primary restart on their own AOFs and must hold it still.
+// a random history (the fuzz part's calls, some through EVAL, and valid calls batched in
+// MULTI/EXEC). Writes are replicated as effects (EMQ §4), so at every sync point (WAIT,
+// then the replica's offset equal to the primary's) the two DEBUG DIGESTs must be equal;
+// now and then the primary reloads its AOF (DEBUG LOADAOF) and must come back with the
+// same digest; at the end the replica and then the primary restart on their own AOFs and
+// must hold it still.
 #include <chrono>
 #include <stdexcept>
 #include <thread>
@@ -43,6 +44,8 @@ class ReplicaSoak {
     while (!run_.spent()) {
       if (spacing_.chance(30)) {
         transaction();
+      } else if (spacing_.chance(30)) {
+        scripted(generator_.next());
       } else {
         one_call(generator_.next());
       }
@@ -65,6 +68,21 @@ class ReplicaSoak {
     }
     generator_.observe(call, reply);
     run_.add("calls on the primary");
+  }
+
+  // One call through a Lua script (redis.pcall, so a refusal comes back as a reply): the
+  // module's writes are then part of the script's effects.
+  void scripted(const Call& call) {
+    std::vector<std::string> argv{"EVAL", "return redis.pcall(unpack(ARGV))", "0"};
+    argv.insert(argv.end(), call.argv.begin(), call.argv.end());
+    const Reply reply = p_.call(argv);
+    run_.record(argv, reply, "primary");
+    if (connection_lost(reply)) {
+      run_.fail("the primary stopped answering (" + reply.text() + "); its log ends:\n" + log_tail(primary_));
+      return;
+    }
+    generator_.observe(call, reply);
+    run_.add("calls through scripts");
   }
 
   // A few valid calls in one MULTI/EXEC: the module's effects of each, in one transaction.
