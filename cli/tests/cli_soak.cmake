@@ -15,11 +15,11 @@ elseif(PART STREQUAL "kill")
   # SIGKILLs under load, each followed by a restart on the AOF and the acknowledged-state check.
   expect("kill" 0 "soak: nothing broke"
          "kill: passed.*\n  ${n} kill rounds\n.*  ${n} acknowledged transitions checked\n"
-         soak --part kill --calls 300 --seed 18 --server-bin ${SERVER_BIN})
+         soak --part kill --calls 200 --seed 18 --server-bin ${SERVER_BIN})
 elseif(PART STREQUAL "replica")
   expect("replica" 0 "soak: nothing broke"
          "replica: passed.*\n  ${n} replica digests compared\n  ${n} AOF reloads compared\n  2 restarts on the AOF compared"
-         soak --part replica --calls 800 --seed 18 --server-bin ${SERVER_BIN})
+         soak --part replica --calls 600 --seed 18 --server-bin ${SERVER_BIN})
 else()
   expect("help" 0 "" "--part TEXT.*--calls.*--seconds.*--seed.*--server-bin TEXT.*--module TEXT" soak --help)
   expect("no bound" 2 "" "give --calls N and/or --seconds S" soak --part fuzz)

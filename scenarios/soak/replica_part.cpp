@@ -29,11 +29,20 @@ std::string replication(real::ServerConnection& c, std::string_view field) {
   return real::info_field(c.call({"INFO", "replication"}).text(), field);
 }
 
+// Redis refuses SHUTDOWN while it writes its first AOF (a replica does, right after a full
+// sync: "Writing initial AOF, can't exit"), and the launcher would then wait out its grace
+// period and SIGKILL it. So a clean restart waits for the rewrite first.
+bool aof_rewrite_done(real::ServerConnection& c) {
+  const std::string info = c.call({"INFO", "persistence"}).text();
+  return real::info_field(info, "aof_rewrite_in_progress") == "0" && real::info_field(info, "aof_rewrite_scheduled") == "0";
+}
+
 class ReplicaSoak {
  public:
   ReplicaSoak(const SoakOptions& options, PartRun& run)
       : run_(run), generator_(options.seed), spacing_(options.seed ^ spacing_stream),
-        primary_(server_config(options)), replica_(server_config(options)),
+        // A primary waits 5 s for more replicas before a diskless full sync by default.
+        primary_(server_config(options, {"--repl-diskless-sync-delay", "0"})), replica_(server_config(options)),
         p_(primary_.connect()), r_(replica_.connect()) {
     const Reply ok = r_.call({"REPLICAOF", "127.0.0.1", std::to_string(primary_.port())});
     if (ok.is_error()) throw std::runtime_error("REPLICAOF answered " + ok.text());
@@ -158,6 +167,14 @@ class ReplicaSoak {
   // detached: REPLICAOF was a command, not its configuration).
   void restarts_agree() {
     const std::string primary = dataset_digest(p_);
+    for (const auto deadline = std::chrono::steady_clock::now() + sync_timeout;
+         !(aof_rewrite_done(r_) && aof_rewrite_done(p_));) {
+      if (std::chrono::steady_clock::now() > deadline) {
+        run_.fail("an AOF rewrite did not finish in time; the replica's log ends:\n" + log_tail(replica_));
+        return;
+      }
+      std::this_thread::sleep_for(1ms);
+    }
     replica_.restart();
     r_ = replica_.connect();
     const std::string replica = dataset_digest(r_);
