@@ -157,7 +157,9 @@ class KillSoak {
     if (!problems.empty()) {
       std::string text = "after a kill (" + std::to_string(run_.calls()) +
                          " calls in), the restarted server lost or changed acknowledged state:";
-      for (const auto& p : problems) text += "\n  " + p;
+      constexpr std::size_t shown_max = 20;
+      for (std::size_t i = 0; i < problems.size() && i < shown_max; ++i) text += "\n  " + problems[i];
+      if (problems.size() > shown_max) text += "\n  ... and " + std::to_string(problems.size() - shown_max) + " more";
       run_.fail(text);
       return;
     }

@@ -110,7 +110,8 @@ void PartRun::maybe_progress() {
   if (now - last_progress_ < progress_every) return;
   last_progress_ = now;
   std::string line = std::string(part_name(result_.part)) + ": " +
-                     std::to_string(std::chrono::duration_cast<std::chrono::seconds>(now - start_).count()) + " s";
+                     std::to_string(std::chrono::duration_cast<std::chrono::seconds>(now - start_).count()) + " s, " +
+                     std::to_string(calls_) + " calls";
   for (const auto& [name, value] : result_.counts) line += ", " + std::to_string(value) + " " + name;
   options_.progress(line);
 }
