@@ -11,7 +11,7 @@ namespace {
 
 using namespace std::string_literals;
 
-constexpr std::int64_t traffic_queues = 3;  // q0..q2
+constexpr std::int64_t traffic_queue_count = 3;  // q0..q2
 constexpr std::int64_t traffic_ids = 150;   // j0..j149 per queue: the dataset stays bounded
 constexpr std::size_t tokens_max = 200;
 constexpr std::int64_t poisoned_queues = 2;  // p0, p1
@@ -34,7 +34,13 @@ std::string key(const std::string& queue, const std::string& part) { return "emq
 
 CallGenerator::CallGenerator(std::uint64_t seed) : prng_(seed) {}
 
-std::string CallGenerator::traffic_queue() { return "q" + std::to_string(prng_.between(0, traffic_queues - 1)); }
+std::vector<std::string> CallGenerator::traffic_queues() {
+  std::vector<std::string> out;
+  for (std::int64_t i = 0; i < traffic_queue_count; ++i) out.push_back("q" + std::to_string(i));
+  return out;
+}
+
+std::string CallGenerator::traffic_queue() { return "q" + std::to_string(prng_.between(0, traffic_queue_count - 1)); }
 std::string CallGenerator::traffic_id() { return "j" + std::to_string(prng_.between(0, traffic_ids - 1)); }
 
 std::string CallGenerator::lease_ms() {

@@ -31,6 +31,9 @@ class CallGenerator {
  public:
   explicit CallGenerator(std::uint64_t seed);
 
+  // q0..q2: the queues only valid calls and refusals reach (the fuzz audits them).
+  static std::vector<std::string> traffic_queues();
+
   Call next();
   // Learns from a reply: the leases a CLAIM granted become tokens to present later.
   void observe(const Call& call, const Reply& reply);

@@ -100,7 +100,7 @@ PartResult run_fuzz(const SoakOptions& options) {
 
   if (!run.broke()) {
     // The traffic queues saw only well-formed calls and refusals: each must be sound.
-    for (const std::string queue : {"q0", "q1", "q2"}) {
+    for (const std::string& queue : CallGenerator::traffic_queues()) {
       const QueueState state = read_queue(connection, queue);
       for (const std::string& problem : audit_queue(queue, state)) run.fail("after the fuzz: " + problem);
       run.add("jobs audited", static_cast<std::int64_t>(state.rows.size()));

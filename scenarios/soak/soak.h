@@ -13,11 +13,11 @@
 // answers, and when a kill lands, is not deterministic.
 #pragma once
 
-#include <chrono>
 #include <cstdint>
 #include <functional>
-#include <map>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace trafikey::soak {
