@@ -12,7 +12,7 @@ namespace {
 using namespace std::string_literals;
 
 constexpr std::int64_t traffic_queue_count = 3;  // q0..q2
-constexpr std::int64_t traffic_ids = 150;   // j0..j149 per queue: the dataset stays bounded
+constexpr std::int64_t traffic_ids = 60;    // j0..j59 per queue: the dataset stays bounded
 constexpr std::size_t tokens_max = 200;
 constexpr std::int64_t poisoned_queues = 2;  // p0, p1
 const std::vector<std::string> poisoned_ids{"a", "b", "c"};
