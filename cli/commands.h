@@ -19,6 +19,8 @@ void add_report(CLI::App& app);  // built when reports/ is (TRAFIKEY_WITH_REPORT
 void add_scenario(CLI::App& app);
 void add_export(CLI::App& app);
 void add_shrink(CLI::App& app);  // shrink_cmd.cpp: minimize a failing scenario or history
+// soak_cmd.cpp: fuzz, kill and replica runs against a real server (scenarios/soak).
+void add_soak(CLI::App& app);
 // Runs scenario files on the sim and prints one line each and the counts; the exit status
 // (scenario_cmd.cpp). `replay FILE.scn` shares it.
 int run_scenario_files(const std::vector<std::string>& files, const std::string& report_path,

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
   trafikey::cli::add_scenario(app);
   trafikey::cli::add_export(app);
   trafikey::cli::add_shrink(app);
+  trafikey::cli::add_soak(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {

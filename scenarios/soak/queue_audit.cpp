@@ -1,0 +1,105 @@
+#include "scenarios/soak/queue_audit.h"
+
+#include <cstdlib>
+#include <stdexcept>
+
+#include "core/args.h"
+#include "core/keys.h"
+#include "scenarios/soak/part_run.h"
+
+namespace trafikey::soak {
+
+namespace {
+
+Reply checked(real::ServerConnection& c, const std::vector<std::string>& argv) {
+  Reply r = c.call(argv);
+  if (r.is_error()) throw std::runtime_error(argv[0] + " " + (argv.size() > 1 ? argv[1] : "") + " answered " + r.text());
+  return r;
+}
+
+}  // namespace
+
+std::string QueueState::set_of(const std::string& id) const {
+  std::string found;
+  for (const auto& [name, members] : sets) {
+    if (!members.contains(id)) continue;
+    if (!found.empty()) return "several";
+    found = name;
+  }
+  return found;
+}
+
+std::int64_t QueueState::field(const Row& row, const std::string& name, std::int64_t fallback) {
+  const auto it = row.find(name);
+  if (it == row.end()) return fallback;
+  return parse_int64(it->second).value_or(fallback);
+}
+
+QueueState read_queue(real::ServerConnection& c, const std::string& queue) {
+  const QueueKeys keys(queue);
+  QueueState out;
+  const std::vector<std::pair<std::string, std::string_view>> set_keys{
+      {"pending", keys.pending()}, {"active", keys.active()}, {"done", keys.done()}, {"dead", keys.dead()}};
+  for (const auto& [name, key] : set_keys) {
+    const Reply members = checked(c, {"ZRANGE", std::string(key), "0", "-1", "WITHSCORES"});
+    auto& set = out.sets[name];
+    for (std::size_t i = 0; i + 1 < members.items().size(); i += 2) {
+      set[members.items()[i].text()] = std::strtod(members.items()[i + 1].text().c_str(), nullptr);
+    }
+  }
+  const Reply seq = checked(c, {"GET", std::string(keys.seq())});
+  if (seq.kind() == Reply::Kind::bulk) out.seq = parse_int64(seq.text());
+
+  std::string cursor = "0";
+  const std::string pattern = std::string(keys.prefix()) + "job:*";
+  do {
+    const Reply page = checked(c, {"SCAN", cursor, "MATCH", pattern, "COUNT", "1000"});
+    if (page.items().size() != 2) throw std::runtime_error("SCAN answered " + render_reply(page));
+    cursor = page.items()[0].text();
+    for (const Reply& key : page.items()[1].items()) {
+      const auto parsed = parse_row_key(key.text());
+      if (!parsed || parsed->queue != queue) continue;
+      const Reply fields = c.call({"HGETALL", key.text()});
+      if (fields.is_error()) continue;  // not a hash: a ghost row, no job
+      Row row;
+      for (std::size_t i = 0; i + 1 < fields.items().size(); i += 2) {
+        row[fields.items()[i].text()] = fields.items()[i + 1].text();
+      }
+      out.rows[std::string(parsed->id)] = std::move(row);
+    }
+  } while (cursor != "0");
+  out.stats = checked(c, {"EMQ.STATS", queue});
+  return out;
+}
+
+std::vector<std::string> audit_queue(const std::string& queue, const QueueState& state) {
+  std::vector<std::string> problems;
+  for (const auto& [id, row] : state.rows) {
+    const auto it = row.find("state");
+    const std::string row_state = it == row.end() ? "(no state)" : it->second;
+    const std::string set = state.set_of(id);
+    if (set != row_state) {
+      problems.push_back("job " + id + " of queue " + queue + ": state " + row_state + " but " +
+                         (set.empty() ? "in no set" : set == "several" ? "in several sets" : "in " + set));
+    }
+  }
+  for (const auto& [name, members] : state.sets) {
+    for (const auto& [id, score] : members) {
+      if (!state.rows.contains(id)) problems.push_back(name + " of queue " + queue + " holds " + id + ", which has no row");
+    }
+  }
+  // EMQ.STATS: pending n active n done n dead n.
+  const auto& items = state.stats.items();
+  for (std::size_t i = 0; i < set_names().size(); ++i) {
+    const std::string& name = set_names()[i];
+    const std::int64_t want = static_cast<std::int64_t>(state.sets.at(name).size());
+    if (items.size() != 8 || items[2 * i].text() != name || items[2 * i + 1].as_integer() != want) {
+      problems.push_back("EMQ.STATS " + queue + " answered " + render_reply(state.stats) + " but " + name + " holds " +
+                         std::to_string(want));
+      break;
+    }
+  }
+  return problems;
+}
+
+}  // namespace trafikey::soak
