@@ -16,7 +16,8 @@ namespace {
 constexpr std::string_view fault_kinds[] = {"restart",      "failover",     "clock_step",
                                             "clock_rate",   "worker_clock", "worker_death",
                                             "worker_pause", "lost_reply",   "epoch_fail",
-                                            "epoch_malformed", "row_delete", "lane_mark"};
+                                            "epoch_malformed", "row_delete", "lane_mark",
+                                            "upgrade",      "reload"};
 constexpr std::string_view sweep_verdict_kinds[] = {"exempt", "counted-recovered", "counted-dead", "ghost",
                                               "lane"};
 // Calls per run, binned (about sqrt(runs) bins, at most 20).

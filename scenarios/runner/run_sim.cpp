@@ -102,6 +102,10 @@ class SimRunner {
     world_.failover();
     return std::nullopt;
   }
+  Failure act(const Reload&, RunResult&) {
+    world_.reload();
+    return std::nullopt;
+  }
   Failure act(const ClockStep& clock, RunResult&) {
     world_.step_clock(clock.delta_ms);
     return std::nullopt;

@@ -28,7 +28,7 @@ std::optional<SetName> parse_set_name(std::string_view name) {
 }
 
 bool sim_only(const Step& step) {
-  return std::holds_alternative<EpochFault>(step.action);
+  return std::holds_alternative<EpochFault>(step.action) || std::holds_alternative<Reload>(step.action);
 }
 
 bool real_capable(const Scenario& scenario) {
@@ -105,6 +105,7 @@ struct ActionDefect {
   }
   std::optional<std::string> operator()(const Restart&) const { return std::nullopt; }
   std::optional<std::string> operator()(const Failover&) const { return std::nullopt; }
+  std::optional<std::string> operator()(const Reload&) const { return std::nullopt; }
   std::optional<std::string> operator()(const CheckInvariants&) const { return std::nullopt; }
 };
 
