@@ -200,7 +200,8 @@ rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space) {
       const int more = share(space.large_workers_max + 1);
       plan.workers.resize(plan.workers.size() + static_cast<std::size_t>(more), plan.workers.back());
     }
-    if (share(1000) >= 1000 - space.scripted_per_mille) draw_mixed_fleet(plan);
+    const bool large = plan.jobs > space.jobs_max;
+    if (share(1000) >= 1000 - space.scripted_per_mille && !large) draw_mixed_fleet(plan);
     for (FaultKind kind : space.kinds_drawn_last) {
       if (share(2) == 0) continue;  // swarm, as above
       auto faults = *rc::gen::container<std::vector<Fault>>(
