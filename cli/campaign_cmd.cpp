@@ -65,7 +65,8 @@ std::string row(const std::map<std::string, std::int64_t>& counts,
 const std::vector<std::string> fault_names{"restart",      "failover",        "clock_step",
                                            "clock_rate",   "worker_clock",    "worker_death",
                                            "worker_pause", "lost_reply",      "epoch_fail",
-                                           "epoch_malformed", "row_delete",   "lane_mark"};
+                                           "epoch_malformed", "row_delete",   "lane_mark",
+                                           "upgrade",      "reload"};
 const std::vector<std::string> verdict_names{"ghost", "lane", "exempt", "counted-recovered",
                                              "counted-dead"};
 const std::vector<std::string> edge_names{"pending->active", "active->pending", "active->done",

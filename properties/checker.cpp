@@ -86,7 +86,7 @@ class RowView {
 template <class Job>
 std::string lease_story(std::string_view id, const Job& job) {
   std::string s = "lease of " + std::string(id) + " (token " + std::to_string(job.token) + ")";
-  if (job.granted) s += ", granted by " + stamp_text(job.granted);
+  if (job.granted) s += ", granted by " + stamp_text(job.granted) + (job.granted->scripted ? " through claim.lua" : "");
   if (job.stamp && job.granted && job.stamp->call != job.granted->call) {
     s += ", last extended by " + stamp_text(job.stamp);
   }
@@ -384,6 +384,9 @@ void Checker::check_sweep(const World& world, const CallRecord& call) {
     if (known != sweep_.ledger.end() && known->second.stamp) {
       stamp_inc = known->second.stamp->incarnation;
       story = lease_story(id, known->second);
+    } else if (known != sweep_.ledger.end() && known->second.granted) {
+      // granted by the scripted executor and never stamped since: no process's lease
+      story = lease_story(id, known->second) + ", never stamped";
     } else {
       // a row the model never saw granted: its stamp is what the row carries
       const auto& ids = world.run_ids();
@@ -399,7 +402,8 @@ void Checker::check_sweep(const World& world, const CallRecord& call) {
       if (stalled_after != before.stalled || listed_dead || state_after != "pending") {
         fail("epoch.exempt", world,
              story + by + ": counted (stalled " + before.stalled + " -> " + stalled_after +
-                 ", state " + state_after + ") although the lease crossed a restart");
+                 ", state " + state_after + ") although " +
+                 (before.lease_epoch == "-" ? "its row carries no stamp" : "the lease crossed a restart"));
       }
       return;
     }
@@ -493,6 +497,12 @@ void Checker::after_start(const World& world) {
     const std::string* state = field(world.data(), QueueKeys(key.first).row(job.id), "state");
     if (state) shadow_[key.first].emplace(job.id, *state);
   }
+  check_state(world);
+}
+
+void Checker::after_reload(const World& world) {
+  // the same process: it must still answer EMQ.EPOCH with its own run_id
+  check_epoch_load(world);
   check_state(world);
 }
 

@@ -69,6 +69,7 @@ class Checker final : public sim::WorldObserver {
   void before_call(const sim::World& world, std::string_view actor, Args argv) override;
   void after_call(const sim::World& world, const sim::CallRecord& call) override;
   void after_start(const sim::World& world) override;
+  void after_reload(const sim::World& world) override;
   void at_phase(const sim::World& world, std::string_view name) override;
 
   // The whole-keyspace checks (conserve, stamp, budget), over every job of every queue:

@@ -16,7 +16,7 @@ const std::vector<CoverageTarget>& coverage_targets() {
     for (const char* e : {"pending->active", "active->pending", "active->done", "active->dead"}) {
       t.push_back({"edge", e});
     }
-    for (std::uint8_t k = 0; k <= static_cast<std::uint8_t>(sim::FaultKind::lane_mark); ++k) {
+    for (std::uint8_t k = 0; k <= static_cast<std::uint8_t>(sim::FaultKind::reload); ++k) {
       t.push_back({"fault", std::string(sim::fault_name(static_cast<sim::FaultKind>(k)))});
     }
     for (const auto& s : sim::situation_names()) t.push_back({"situation", s});

@@ -110,6 +110,30 @@ void put_on_grid(sim::RunPlan& plan, std::int64_t quantum_ms) {
   }
 }
 
+namespace {
+// A share drawn at the nominal size, so that it is the same at every size (inRange scales
+// with it): 0..n-1, shrinking to 0.
+int share(int n) { return *rc::gen::resize(100, rc::gen::inRange(0, n)); }
+}  // namespace
+
+void draw_mixed_fleet(sim::RunPlan& plan) {
+  const int workers = static_cast<int>(plan.workers.size());
+  plan.scripted_workers = 1 + share(workers);  // shrinks to one scripted worker
+  const std::int64_t q = std::max<std::int64_t>(1, plan.time_quantum_ms);
+  const auto at = [&](std::int64_t ms) { return std::clamp<std::int64_t>(ms / q * q, 0, plan.safety_ms - 1); };
+  for (int w = 0; w < plan.scripted_workers; ++w) {
+    if (share(2) == 0) continue;  // shrinks to: never upgraded
+    const std::int64_t upgrade_ms = at(share(static_cast<int>(std::max<std::int64_t>(1, plan.safety_ms))));
+    plan.faults.push_back({upgrade_ms, sim::FaultKind::upgrade, 0, w});
+    // A rolling upgrade restarts servers around the switch: a lease granted by the script
+    // before it crosses the restart, and one the native verbs stamp after it is swept.
+    const int around = share(4);  // 0 none, 1 before, 2 after, 3 both
+    const int gap_ms = 1 + share(static_cast<int>(plan.lease_ms));
+    if (around & 1) plan.faults.push_back({at(upgrade_ms - gap_ms), sim::FaultKind::restart, 0, -1});
+    if (around & 2) plan.faults.push_back({at(upgrade_ms + gap_ms), sim::FaultKind::restart, 0, -1});
+  }
+}
+
 rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space) {
   return rc::gen::exec([space] {
     sim::RunPlan plan;
@@ -155,7 +179,6 @@ rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space) {
     }
     // Drawn after everything above, so that the draws above stay what they were; at the
     // nominal size, so that each share is the same at every size (inRange scales with it).
-    const auto share = [](int n) { return *rc::gen::resize(100, rc::gen::inRange(0, n)); };
     if (space.verb_parameters) {
       const int limit = share(10);  // shrinks to 0: no LIMIT
       plan.sweep_limit = limit < 4 ? 0 : 1 + (limit - 4) % 3;
@@ -176,6 +199,15 @@ rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space) {
       plan.jobs += share(space.large_jobs_max + 1);
       const int more = share(space.large_workers_max + 1);
       plan.workers.resize(plan.workers.size() + static_cast<std::size_t>(more), plan.workers.back());
+    }
+    const bool large = plan.jobs > space.jobs_max;
+    if (share(1000) >= 1000 - space.scripted_per_mille && !large) draw_mixed_fleet(plan);
+    for (FaultKind kind : space.kinds_drawn_last) {
+      if (share(2) == 0) continue;  // swarm, as above
+      auto faults = *rc::gen::container<std::vector<Fault>>(
+          static_cast<std::size_t>(share(space.faults_per_kind_max + 1)),
+          gen_fault(kind, static_cast<int>(plan.workers.size()), plan.jobs, plan.safety_ms));
+      plan.faults.insert(plan.faults.end(), faults.begin(), faults.end());
     }
     std::stable_sort(plan.faults.begin(), plan.faults.end(),
                      [](const Fault& a, const Fault& b) { return a.at_ms < b.at_ms; });

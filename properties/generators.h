@@ -19,6 +19,9 @@ namespace trafikey::properties {
 // space that changes only some of them draws the others exactly as before.
 struct PlanSpace {
   std::vector<sim::FaultKind> kinds;  // the fault kinds a plan may switch on
+  // Kinds added since: switched on and drawn after every other draw of the plan, so that
+  // what the draws above make of each run (and so what each mutant needs) stays the same.
+  std::vector<sim::FaultKind> kinds_drawn_last{sim::FaultKind::reload};
   std::vector<sim::Persistence> persistence{sim::Persistence::always, sim::Persistence::everysec,
                                             sim::Persistence::snapshot, sim::Persistence::none};
   int jobs_max = 16;
@@ -45,6 +48,12 @@ struct PlanSpace {
   std::int64_t large_per_mille = 0;
   int large_jobs_max = 300;
   int large_workers_max = 30;
+  // A share of runs has a mixed fleet: the first few workers on the scripted executor
+  // (unstamped leases), some of them upgraded to the native verbs mid-run, with restarts
+  // around the switch. Shrinks toward no scripted worker, then fewer, then no upgrade.
+  // Never in a large run, and a small share: each script call starts a Lua state, so a
+  // scripted run costs several native ones (the CI budget).
+  std::int64_t scripted_per_mille = 60;
 };
 
 // Every fault kind, the campaign's space.
@@ -64,6 +73,8 @@ rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space);
 // Puts a plan's times on a grid of quantum_ms (lease, poll, sweep interval, work, fault
 // times and clock steps; worker clocks stop drifting) and records the quantum in the plan.
 void put_on_grid(sim::RunPlan& plan, std::int64_t quantum_ms);
+// A mixed fleet and its rolling upgrade, drawn into `plan` (inside a gen::exec).
+void draw_mixed_fleet(sim::RunPlan& plan);
 
 }  // namespace trafikey::properties
 

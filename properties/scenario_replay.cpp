@@ -64,6 +64,10 @@ struct Act {
     world.failover();
     return std::nullopt;
   }
+  Mismatch operator()(const scn::Reload&) const {
+    world.reload();
+    return std::nullopt;
+  }
   Mismatch operator()(const scn::ClockStep& clock) const {
     world.step_clock(clock.delta_ms);
     return std::nullopt;

@@ -17,7 +17,8 @@ namespace {
 // properties/coverage.h's targets instead).
 constexpr std::string_view fault_kinds[] = {"restart",      "failover",        "clock_step", "clock_rate",
                                             "worker_clock", "worker_death",    "worker_pause", "lost_reply",
-                                            "epoch_fail",   "epoch_malformed", "row_delete", "lane_mark"};
+                                            "epoch_fail",   "epoch_malformed", "row_delete", "lane_mark",
+                                            "upgrade",      "reload"};
 constexpr std::string_view sweep_verdict_kinds[] = {"ghost", "lane", "exempt", "counted-recovered", "counted-dead"};
 constexpr std::string_view state_edges[] = {"pending->active", "active->pending", "active->done", "active->dead"};
 // A report of histories lists at most this many failing runs in its table.

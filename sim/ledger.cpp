@@ -5,6 +5,7 @@
 #include "core/args.h"
 #include "core/commands.h"
 #include "core/keys.h"
+#include "sim/executor_scripts.h"
 
 namespace trafikey::sim {
 
@@ -12,6 +13,13 @@ namespace {
 
 std::int64_t int_arg(std::string_view text, std::int64_t fallback) {
   return parse_int64(text).value_or(fallback);
+}
+
+// "emq:{q}:pending" -> q (claim.lua's first key); empty for any other key.
+std::string_view queue_of_pending_key(std::string_view key) {
+  constexpr std::string_view head = "emq:{", tail = "}:pending";
+  if (key.size() <= head.size() + tail.size() || !key.starts_with(head) || !key.ends_with(tail)) return {};
+  return key.substr(head.size(), key.size() - head.size() - tail.size());
 }
 
 }  // namespace
@@ -35,6 +43,7 @@ Ledger::Verb Ledger::classify(std::string_view name) {
     }
     return Verb::other;
   }
+  if (equals_ignore_case(name, "EVAL") || equals_ignore_case(name, "EVALSHA")) return Verb::script;
   if (equals_ignore_case(name, "DEL")) return Verb::del;
   if (equals_ignore_case(name, "HSET")) return Verb::hset;
   return Verb::other;
@@ -216,6 +225,42 @@ bool Ledger::decode(const CallRecord& c, Verb verb, Event& e) {
       e.extra = static_cast<std::uint32_t>(items_.size()) - e.begin;
       for (const Reply& id : r.items()[3].items()) add(q, id.text());
       break;
+    case Verb::script: {
+      // EVAL body|sha numkeys keys... args...: the executor's scripts, with their keys and
+      // arguments as bench/scripts/*.lua take them; any other script moves no job here
+      if (c.argv.size() < 3) break;
+      const ExecutorScript which = equals_ignore_case(c.argv[0], "EVALSHA") ? executor_script_of_sha(c.argv[1])
+                                                                           : executor_script_of_body(c.argv[1]);
+      const Args rest = c.argv.subspan(3);
+      const auto numkeys = static_cast<std::size_t>(int_arg(c.argv[2], -1));
+      if (which == ExecutorScript::claim && numkeys == 2 && rest.size() == 4) {
+        if (r.kind() != Reply::Kind::array || r.items().empty()) break;
+        const std::string_view queue = queue_of_pending_key(rest[0]);
+        if (queue.empty()) break;
+        e.verb = Verb::script_claim;
+        e.arg = int_arg(rest[2], 0);
+        for (const Reply& claimed : r.items()) {
+          if (claimed.items().size() != 3) continue;
+          add(queue, claimed.items()[0].text(), claimed.items()[1].as_integer());
+        }
+        if (items_.size() > e.begin) e.extra = actor_number(c.actor);
+      } else if (which == ExecutorScript::extend && numkeys == 2 && rest.size() == 5 && integer(1)) {
+        const auto row = parse_row_key(rest[1]);
+        if (!row) break;
+        e.verb = Verb::script_extend;
+        e.arg = int_arg(rest[4], 0);
+        add(row->queue, rest[2]);
+      } else if (which == ExecutorScript::complete && numkeys == 3 && rest.size() >= 5 && integer(1)) {
+        const auto row = parse_row_key(rest[2]);
+        if (!row) break;
+        e.verb = Verb::script_complete;
+        add(row->queue, rest[3]);
+      }
+      break;
+    }
+    case Verb::script_claim:
+    case Verb::script_extend:
+    case Verb::script_complete:
     case Verb::other:
       break;
   }
@@ -317,6 +362,23 @@ void Ledger::model(const Event& e, std::uint32_t i) {
       move(job, i - e.begin < e.extra ? JobState::pending : JobState::dead, e.call);
       break;
     }
+    case Verb::script_claim: {
+      // a lease like CLAIM's, but the row's lease_epoch stays whatever it was
+      JobTruth& job = adopt(item.key, JobState::pending);
+      move(job, JobState::active, e.call);
+      job.token = item.token;
+      job.holder = actors_[e.extra];
+      job.granted = LeaseStamp{e.at.incarnation, e.at.true_ms, e.at.server_ms, e.call, true, true};
+      job.deadline_server_ms = e.at.server_ms + e.arg;
+      break;
+    }
+    case Verb::script_extend:
+      adopt(item.key, JobState::active).deadline_server_ms = e.at.server_ms + e.arg;
+      break;
+    case Verb::script_complete:
+      move(adopt(item.key, JobState::active), JobState::done, e.call);
+      break;
+    case Verb::script:
     case Verb::other:
       break;
   }

@@ -11,7 +11,10 @@
 // checker's comparison is what catches a server that charged otherwise. Jobs the model
 // never saw added (rows a scenario built by hand) are adopted when a verb's reply first
 // names them. Of the plain commands, two change the model: DEL of a row (the id becomes a
-// ghost) and HSET of `group` on a row (the job becomes a lane row).
+// ghost) and HSET of `group` on a row (the job becomes a lane row). Of the scripts, the
+// scripted executor's (sim/executor_scripts.h, by EVALSHA digest or EVAL body) move jobs
+// as the verbs they stand for, with no stamp: claim.lua grants a lease (granted, not
+// stamp), extend.lua moves its deadline, complete.lua finishes it.
 //
 // Persistence: each model event carries the index of the call that caused it. When a
 // restart or failover keeps only the calls up to some index (persistence keeps a prefix
@@ -45,6 +48,9 @@ struct LeaseStamp {          // the last CLAIM, EXTEND or EXTENDS that stamped t
   std::int64_t server_ms = 0;
   std::int64_t call = 0;     // call index
   bool by_claim = false;
+  // A grant by the scripted executor (claim.lua): it writes no lease_epoch, so it is a
+  // JobTruth::granted only, never a JobTruth::stamp.
+  bool scripted = false;
   bool operator==(const LeaseStamp&) const = default;
 };
 
@@ -60,8 +66,9 @@ struct JobTruth {
   JobState state = JobState::pending;
   std::int64_t token = 0;        // attempts: the live fencing token
   std::string holder;            // actor granted `token`
-  std::optional<LeaseStamp> granted;  // the CLAIM that granted `token`
-  std::optional<LeaseStamp> stamp;    // the last CLAIM, EXTEND or EXTENDS
+  std::optional<LeaseStamp> granted;  // the CLAIM (or claim.lua) that granted `token`
+  std::optional<LeaseStamp> stamp;    // the last CLAIM, EXTEND or EXTENDS: what the row's
+                                      // lease_epoch names (the scripts leave it as it was)
   std::int64_t deadline_server_ms = 0;
   std::int64_t stalled = 0;
   std::int64_t failures = 0;
@@ -174,7 +181,11 @@ class Ledger {
   const std::set<Key>& ghosts() const { return ghosts_; }
 
  private:
-  enum class Verb : std::uint8_t { other, add, claim, extend, extends, complete, fail, sweep, del, hset };
+  enum class Verb : std::uint8_t {
+    other, add, claim, extend, extends, complete, fail, sweep, del, hset,
+    script,  // EVAL or EVALSHA, until decode() knows which of the three below it ran
+    script_claim, script_extend, script_complete
+  };
   // What one call did to the model, decoded once from its argv and reply: truncate()
   // replays these, so the log holds no copy of argv, reply or actor, and the replay
   // parses nothing. Jobs are named by key number (see slots_).

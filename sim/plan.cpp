@@ -15,7 +15,8 @@ constexpr std::array persistence_names{"always", "everysec", "snapshot", "none"}
 constexpr std::array fault_names{"restart",      "failover",     "clock_step",
                                  "clock_rate",   "worker_clock", "worker_death",
                                  "worker_pause", "lost_reply",   "epoch_fail",
-                                 "epoch_malformed", "row_delete",   "lane_mark"};
+                                 "epoch_malformed", "row_delete",   "lane_mark",
+                                 "upgrade",      "reload"};
 }  // namespace
 
 std::string_view persistence_name(Persistence mode) {
@@ -158,6 +159,7 @@ RunPlan draw_plan(const PlanChoices& choices) {
           f.amount = p.between(500, 5000);
           break;
         case FaultKind::lost_reply: f.target = static_cast<int>(p.between(0, workers)); break;
+        case FaultKind::upgrade: f.target = some_worker(); break;
         case FaultKind::row_delete:
         case FaultKind::lane_mark: f.target = static_cast<int>(p.between(1, std::max(1, plan.jobs))); break;
         default: break;
@@ -170,6 +172,8 @@ RunPlan draw_plan(const PlanChoices& choices) {
       }
     }
   }
+  // an upgrade needs a fleet that starts on the scripted executor
+  if (enabled(FaultKind::upgrade)) plan.scripted_workers = workers;
   std::stable_sort(plan.faults.begin(), plan.faults.end(),
                    [](const Fault& a, const Fault& b) { return a.at_ms < b.at_ms; });
   return plan;
@@ -274,6 +278,9 @@ std::string plan_json(const RunPlan& plan) {
   w.field("max_failures_vary").raw(plan.max_failures_vary ? "true" : "false");
   w.field("near_epoch_per_mille").number(plan.near_epoch_per_mille);
   w.field("time_quantum_ms").number(plan.time_quantum_ms);
+  // Fields added since: written only when they leave their default, so that the plan
+  // line, and so the history and its fingerprint, of a plan without them stays the same.
+  if (plan.scripted_workers != 0) w.field("scripted_workers").number(std::int64_t{plan.scripted_workers});
   w.raw("}");
   return out;
 }
@@ -293,6 +300,11 @@ bool take(const nlohmann::json& j, const char* field, T& out, std::string* error
     return false;
   }
   return true;
+}
+// A field plan_json writes only when it leaves its default: absent, `out` keeps it.
+template <class T>
+bool take_optional(const nlohmann::json& j, const char* field, T& out, std::string* error) {
+  return !j.contains(field) || take(j, field, out, error);
 }
 }  // namespace
 
@@ -328,7 +340,8 @@ std::optional<RunPlan> parse_plan(std::string_view json, std::string* error) {
       take(j, "claim_overask", plan.claim_overask, error) &&
       take(j, "max_failures_vary", plan.max_failures_vary, error) &&
       take(j, "near_epoch_per_mille", plan.near_epoch_per_mille, error) &&
-      take(j, "time_quantum_ms", plan.time_quantum_ms, error);
+      take(j, "time_quantum_ms", plan.time_quantum_ms, error) &&
+      take_optional(j, "scripted_workers", plan.scripted_workers, error);
   if (!ok) return std::nullopt;
   auto mode = parse_persistence(persistence);
   if (!mode) {
@@ -394,6 +407,9 @@ std::string validate_plan(const RunPlan& plan) {
   if (plan.claim_overask < 0 || plan.claim_count + plan.claim_overask > 1000) return bad("claim_overask", "must be >= 0, with claim_count + it <= 1000");
   if (plan.near_epoch_per_mille < 0 || plan.near_epoch_per_mille > 1000) return bad("near_epoch_per_mille", "must be in 0..1000");
   if (plan.time_quantum_ms < 0) return bad("time_quantum_ms", "must be >= 0");
+  if (plan.scripted_workers < 0 || plan.scripted_workers > static_cast<int>(plan.workers.size())) {
+    return bad("scripted_workers", "must be in 0..the number of workers");
+  }
   for (const auto& f : plan.faults) {
     if (f.at_ms < 0) return bad("faults.at_ms", "must be >= 0");
     if (f.kind == FaultKind::clock_rate && (f.amount < 1 || f.amount > 100000)) return bad("faults.amount", "of clock_rate must be in 1..100000");

@@ -33,6 +33,10 @@ enum class FaultKind : std::uint8_t {
   epoch_malformed, // the next start's run_id is malformed: the module refuses to load
   row_delete,      // an operator deletes job `target`'s row: its id becomes a ghost
   lane_mark,       // an operator writes `group` on job `target`'s row: a lane row
+  upgrade,         // scripted worker `target` switches to the native verbs (a rolling
+                   // upgrade of the fleet; see RunPlan::scripted_workers)
+  reload,          // the dataset is reloaded inside the same process (DEBUG RELOAD): same
+                   // run_id, nothing lost
 };
 std::string_view fault_name(FaultKind kind);
 std::optional<FaultKind> parse_fault_kind(std::string_view name);
@@ -42,6 +46,7 @@ struct Fault {
   FaultKind kind = FaultKind::restart;
   std::int64_t amount = 0;  // see FaultKind
   int target = -1;          // worker index (lost_reply: actor index, workers then sweeper;
+                            // upgrade: a worker index;
                             // row_delete, lane_mark: job number)
   bool operator==(const Fault&) const = default;
 };
@@ -87,6 +92,12 @@ struct RunPlan {
   // (the generator puts lease, poll, sweep and fault times on the same grid), so calls land
   // exactly on deadlines.
   std::int64_t time_quantum_ms = 0;
+  // A mixed fleet: workers w0..w(n-1) start on the scripted executor (bench/scripts/*.lua
+  // through EVALSHA, EVAL after a NOSCRIPT): claim, extend and complete by script, so
+  // their leases carry no stamp of their own; FAIL has no script and stays native. An
+  // `upgrade` fault moves one of them to the native verbs. Written to the plan's JSON only
+  // when not 0, so plans from before it read and run as they did.
+  int scripted_workers = 0;
 
   bool operator==(const RunPlan&) const = default;
   // The simulated time the liveness phase may take to drain every job: a stated bound

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/keys.h"
+#include "sim/executor_scripts.h"
 
 namespace trafikey::sim {
 
@@ -108,6 +109,7 @@ struct Worker {
   bool claim_pending = false;
   std::uint64_t batch_gen = 0;  // the live extend_all timer
   bool batch_armed = false;
+  bool scripted = false;  // on the scripted executor (until an upgrade)
 };
 
 class Runner {
@@ -157,6 +159,23 @@ class Runner {
     const CallRecord& rec = world_.call(actor, argv.views());
     look_after_call(rec);
     return rec;
+  }
+  // Starts argv_ as an EVALSHA of one of the executor's scripts; the caller adds the keys
+  // and arguments.
+  Argv& script_argv(ExecutorScript script, std::int64_t numkeys) {
+    return argv_.clear().add("EVALSHA").add(executor_script_sha(script)).add(numkeys);
+  }
+  // Sends argv_ (an EVALSHA) as a client of the scripted executor does: on NOSCRIPT (a
+  // new process has an empty script cache) it sends the same call again as EVAL with the
+  // script's body, which also caches it.
+  const CallRecord& call_script(std::string_view actor, ExecutorScript script) {
+    const CallRecord& rec = call(actor, argv_);
+    if (rec.lost || !rec.reply.is_error() || !rec.reply.text().starts_with("NOSCRIPT")) return rec;
+    const Args sent = argv_.views();
+    const std::vector<std::string> rest(sent.begin() + 2, sent.end());
+    argv_.clear().add("EVAL").add(executor_script_body(script));
+    for (const std::string& arg : rest) argv_.add(arg);
+    return call(actor, argv_);
   }
   // A lost reply: retry once after a while, or give up, as drawn.
   void maybe_resend(int actor, Args argv) {
@@ -250,8 +269,10 @@ void Runner::look_before_call(Args argv) {
   if (verb == "EMQ.STALLED.CHECK") {
     if (!active) return;
     std::int64_t expired = 0;
-    bool near = false, at_deadline = false;
+    bool near = false, at_deadline = false, unstamped = false;
     const std::string& run_id = world_.run_ids()[static_cast<std::size_t>(world_.incarnation())];
+    std::int64_t limit = 1000;
+    if (argv.size() >= 5) std::from_chars(argv[4].data(), argv[4].data() + argv[4].size(), limit);
     for (const auto& [score, member] : active->order) {
       if (score == now) at_deadline = true;
       if (!(score < now)) break;
@@ -259,12 +280,13 @@ void Runner::look_before_call(Args argv) {
       if (const Keyspace::Hash* row = data.hash_at(keys.row(member), wrong)) {
         const std::string* stamp = Keyspace::hash_field(*row, "lease_epoch");
         if (stamp && one_char_apart(*stamp, run_id)) near = true;
+        // within LIMIT and not a lane row: the sweep reads its lease_epoch and finds none
+        if (!stamp && expired <= limit && !Keyspace::hash_field(*row, "group")) unstamped = true;
       }
     }
     if (at_deadline) saw("sweep-at-a-deadline");
     if (near) saw("sweep-met-near-epoch");
-    std::int64_t limit = 1000;
-    if (argv.size() >= 5) std::from_chars(argv[4].data(), argv[4].data() + argv[4].size(), limit);
+    if (unstamped) saw("unstamped-row-swept");
     if (expired > limit) saw("sweep-cut-by-limit");
   } else if (verb == "EMQ.CLAIM") {
     const Keyspace::Zset* pending = data.zset_at(keys.pending(), wrong);
@@ -333,8 +355,16 @@ void Runner::on_claim(const Event& e) {
   w.claim_pending = false;
   const auto capacity = static_cast<std::int64_t>(plan_.claim_count) - static_cast<std::int64_t>(w.held.size());
   if (capacity <= 0) return;  // a finish will ask again
-  argv_.clear().add("EMQ.CLAIM").add(plan_.queue).add(plan_.lease_ms).add("COUNT").add(capacity + plan_.claim_overask);
-  const CallRecord& rec = call(w.name, argv_);
+  const std::int64_t count = capacity + plan_.claim_overask;
+  const CallRecord* sent = nullptr;
+  if (w.scripted) {
+    const QueueKeys keys(plan_.queue);
+    script_argv(ExecutorScript::claim, 2).add(keys.pending()).add(keys.active()).add(plan_.lease_ms).add(count);
+    sent = &call_script(w.name, ExecutorScript::claim);
+  } else {
+    sent = &call(w.name, argv_.clear().add("EMQ.CLAIM").add(plan_.queue).add(plan_.lease_ms).add("COUNT").add(count));
+  }
+  const CallRecord& rec = *sent;
   if (rec.lost || rec.reply.is_error() || rec.reply.kind() != Reply::Kind::array) {
     // the claimed leases of a lost reply are orphaned: no worker holds them
     want_claim(wi, world_.true_ms() + (rec.lost ? retry_after_ms : plan_.poll_ms));
@@ -346,9 +376,10 @@ void Runner::on_claim(const Event& e) {
     w.held.push_back(h);
     const std::int64_t work_ms = on_grid(world_.prng().between(plan_.work_min_ms, plan_.work_max_ms));
     schedule(after_worker_ms(w, work_ms), EventKind::finish, wi, h.gen);
-    if (!plan_.use_extends) schedule(after_worker_ms(w, extend_interval_ms()), EventKind::extend_one, wi, h.gen);
+    // the scripted executor has no EXTENDS: one extend.lua per lease
+    if (!plan_.use_extends || w.scripted) schedule(after_worker_ms(w, extend_interval_ms()), EventKind::extend_one, wi, h.gen);
   }
-  if (plan_.use_extends && got > 0 && !w.batch_armed) {
+  if (plan_.use_extends && !w.scripted && got > 0 && !w.batch_armed) {
     w.batch_armed = true;
     schedule(after_worker_ms(w, extend_interval_ms()), EventKind::extend_all, wi, ++w.batch_gen);
   }
@@ -386,9 +417,16 @@ void Runner::on_extend_one(const Event& e) {
   Held* h = held(w, e.gen);
   if (!h) return;
   if (defer(w, e)) return;
-  argv_.clear().add("EMQ.EXTEND").add(plan_.queue).add(h->id).add(h->token).add(plan_.lease_ms);
   const std::string id = h->id;
-  const CallRecord& rec = call(w.name, argv_);
+  const CallRecord* sent = nullptr;
+  if (w.scripted) {
+    const QueueKeys keys(plan_.queue);
+    script_argv(ExecutorScript::extend, 2).add(keys.active()).add(keys.row(id)).add(id).add(h->token).add(plan_.lease_ms);
+    sent = &call_script(w.name, ExecutorScript::extend);
+  } else {
+    sent = &call(w.name, argv_.clear().add("EMQ.EXTEND").add(plan_.queue).add(id).add(h->token).add(plan_.lease_ms));
+  }
+  const CallRecord& rec = *sent;
   if (rec.lost) {
     maybe_resend(e.actor, argv_.views());
   } else if (rec.reply.kind() == Reply::Kind::integer && rec.reply.as_integer() == 0) {
@@ -404,13 +442,20 @@ void Runner::on_finish(const Event& e) {
   Held* h = held(w, e.gen);
   if (!h) return;
   if (defer(w, e)) return;
-  if (world_.prng().chance(plan_.fail_per_mille)) {
-    argv_.clear().add("EMQ.FAIL").add(plan_.queue).add(h->id).add(h->token).add("worker reported failure");
-  } else {
-    argv_.clear().add("EMQ.COMPLETE").add(plan_.queue).add(h->id).add(h->token).add("ok");
-  }
   const std::string id = h->id;
-  const CallRecord& rec = call(w.name, argv_);
+  const CallRecord* sent = nullptr;
+  if (world_.prng().chance(plan_.fail_per_mille)) {
+    // no script stands for FAIL: the scripted executor fails natively too
+    sent = &call(w.name, argv_.clear().add("EMQ.FAIL").add(plan_.queue).add(id).add(h->token).add("worker reported failure"));
+  } else if (w.scripted) {
+    const QueueKeys keys(plan_.queue);
+    script_argv(ExecutorScript::complete, 3).add(keys.active()).add(keys.done()).add(keys.row(id));
+    argv_.add(id).add(h->token).add("ok");
+    sent = &call_script(w.name, ExecutorScript::complete);
+  } else {
+    sent = &call(w.name, argv_.clear().add("EMQ.COMPLETE").add(plan_.queue).add(id).add(h->token).add("ok"));
+  }
+  const CallRecord& rec = *sent;
   if (rec.reply.is_error() && !rec.lost) {
     schedule(world_.true_ms() + plan_.poll_ms, EventKind::finish, e.actor, e.gen);
     return;
@@ -481,6 +526,19 @@ void Runner::on_fault(const Fault& f) {
       // as an operator or an older script might: the id stays in its set, a ghost
       call("op", argv_.clear().add("DEL").add(QueueKeys(plan_.queue).row("j" + std::to_string(f.target))));
       break;
+    case FaultKind::reload: {
+      const std::string_view epoch_call[] = {"EMQ.EPOCH"};
+      const Reply before = world_.probe(epoch_call);
+      world_.reload();
+      if (world_.module_loaded() && !before.is_error() && world_.probe(epoch_call) == before) saw("reload-kept-epoch");
+      break;
+    }
+    case FaultKind::upgrade:
+      if (Worker* w = worker(); w && w->scripted) {
+        w->scripted = false;  // its held leases go on, extended and finished natively
+        world_.note("upgrade", "\"worker\":\"" + w->name + "\"");
+      }
+      break;
     case FaultKind::lane_mark: {
       const std::string row = QueueKeys(plan_.queue).row("j" + std::to_string(f.target));
       if (world_.data().type(row) == KeyType::hash) {
@@ -519,6 +577,7 @@ RunSummary Runner::run() {
     w.name = "w" + std::to_string(i);
     w.clock = LinearClock(plan_.workers[i].offset_ms,
                           static_cast<double>(plan_.workers[i].rate_per_mille) / 1000.0);
+    w.scripted = static_cast<int>(i) < plan_.scripted_workers;
     workers_.push_back(std::move(w));
   }
   for (int j = 1; j <= plan_.jobs; ++j) {
@@ -629,7 +688,8 @@ const std::vector<std::string>& situation_names() {
       "sweep-cut-by-limit",          "sweep-at-a-deadline", "holder-call-at-its-deadline",
       "near-run-id",                 "sweep-met-near-epoch", "claim-met-ghost-count-gt-1",
       "claim-count-above-pending",   "extends-live-and-dead", "fail-requeued",
-      "fail-dead",                   "add-maxfailures-1",   "large-run"};
+      "fail-dead",                   "add-maxfailures-1",   "large-run",
+      "unstamped-row-swept",         "reload-kept-epoch"};
   return names;
 }
 

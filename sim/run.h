@@ -69,6 +69,10 @@ struct RunSummary {
 //   fail-requeued, fail-dead    a FAIL answering 1, or 2
 //   add-maxfailures-1           a job added with MAXFAILURES 1
 //   large-run                   a run of more than 1000 calls
+//   unstamped-row-swept         a sweep that judges an expired lease whose row carries no
+//                               lease_epoch (a scripted worker's claim.lua granted it)
+//   reload-kept-epoch           a reload (DEBUG RELOAD) after which EMQ.EPOCH answers what it
+//                               answered before
 const std::vector<std::string>& situation_names();
 
 RunSummary run_plan(const RunPlan& plan, const RunOptions& options = {});

@@ -32,6 +32,11 @@ const Incarnation& SimServer::start(Outcome<std::string> run_id_read) {
   return incarnation_;
 }
 
+void SimServer::reload() {
+  if (!incarnation_.module_loaded) return;  // no module to load again
+  (void)incarnation_.epoch.load(incarnation_.run_id);  // a valid run_id: it loaded before
+}
+
 namespace {
 // Whether `s` holds a byte below 14, which NUL, LF and CR are: whole words at a time (a
 // word has one when (w - 0x0e..0e) & ~w & 0x80..80 is nonzero), the last bytes as one more

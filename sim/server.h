@@ -50,6 +50,11 @@ class SimServer final : public Host, private Writer {
   // run_id read returns; the module loads only when it is a valid run_id.
   const Incarnation& start(Outcome<std::string> run_id_read);
   const Incarnation& incarnation() const { return incarnation_; }
+  // The dataset reloaded inside this process (DEBUG RELOAD, or the module unloaded and
+  // loaded again): the same process, so the same run_id; the module's load runs again on
+  // it (EMQ §2: a second load in the same process keeps the first value). The dataset and
+  // the script cache stay as they are.
+  void reload();
   void rebind(Keyspace& data) { data_ = &data; }
 
   void set_now_ms(std::int64_t now_ms) { now_ms_ = now_ms; }

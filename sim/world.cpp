@@ -246,6 +246,14 @@ void World::failover() {
   start_process("failover", survived, calls_ - survived);
 }
 
+void World::reload() {
+  server_.reload();
+  std::string fields = "\"run_id\":";
+  append_json_string(fields, run_ids_.back());
+  history_.fault(stamp(), "reload", fields);
+  if (observer_) observer_->after_reload(*this);
+}
+
 void World::step_clock(std::int64_t delta_ms) {
   const std::int64_t before = server_ms();
   server_clock_.step(true_ms_, delta_ms);

@@ -45,6 +45,8 @@ class WorldObserver {
   virtual void after_call(const World& world, const CallRecord& call) { (void)world, (void)call; }
   // After a restart or failover has finished (new incarnation started, ledger truncated).
   virtual void after_start(const World& world) { (void)world; }
+  // After a reload inside the same process (World::reload).
+  virtual void after_reload(const World& world) { (void)world; }
   // When a phase begins ("safety", "liveness", ...) and when the run ends ("end"): the
   // points where the checker compares whole keyspaces.
   virtual void at_phase(const World& world, std::string_view name) { (void)world, (void)name; }
@@ -92,6 +94,11 @@ class World {
   void lose_next_reply(std::string_view actor);
   void restart();
   void failover();
+  // DEBUG RELOAD: the process saves its dataset and loads it back, in the same process.
+  // Nothing is lost (the save precedes the load), the run_id stays, so every lease granted
+  // before it is still this process's (INVARIANTS epoch.counted). Not a sync point of the
+  // persistence model: a later restart keeps what it would have kept without the reload.
+  void reload();
   void step_clock(std::int64_t delta_ms);
   void set_clock_rate(std::int64_t rate_per_mille);
   void arm_epoch_fault(EpochFault fault);

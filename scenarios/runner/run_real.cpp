@@ -152,6 +152,13 @@ class RealRunner {
     started(session_.failover());
     return std::nullopt;
   }
+  // `reload`: DEBUG RELOAD, the dataset saved and loaded back inside the same process (same
+  // run_id, so the same epoch; no new incarnation).
+  Failure act(const Reload&, RunResult&) {
+    const Reply r = session_.admin_call({"DEBUG", "RELOAD"});
+    if (r.is_error()) return failed("OK from DEBUG RELOAD", r.text());
+    return std::nullopt;
+  }
   Failure act(const ClockStep& clock, RunResult&) {
     server_clock_.step(step_->time_ms, clock.delta_ms);
     hold_clock();

@@ -307,16 +307,18 @@ class FileParser {
   bool parse_action(LineCursor& in, Action& action) {
     const Token* t = in.peek();
     static constexpr std::string_view steps =
-        "a step (CLIENT: VERB ..., restart, failover, clock, drift, epoch, lose or check)";
+        "a step (CLIENT: VERB ..., restart, failover, reload, clock, drift, epoch, lose or check)";
     if (!t || t->kind != Token::Kind::word) return in.expected(steps);
     const std::string& word = t->text;
     if (word.size() > 1 && word.back() == ':') return parse_call(in, action);
-    if (word == "restart" || word == "failover") {
+    if (word == "restart" || word == "failover" || word == "reload") {
       in.next();
       if (word == "restart") {
         action = Restart{};
-      } else {
+      } else if (word == "failover") {
         action = Failover{};
+      } else {
+        action = Reload{};
       }
       return in.expect_end("'" + word + "'");
     }

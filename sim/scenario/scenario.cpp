@@ -110,6 +110,7 @@ struct ActionDefect {
   }
   std::optional<std::string> operator()(const Restart&) const { return std::nullopt; }
   std::optional<std::string> operator()(const Failover&) const { return std::nullopt; }
+  std::optional<std::string> operator()(const Reload&) const { return std::nullopt; }
   std::optional<std::string> operator()(const CheckInvariants&) const { return std::nullopt; }
 };
 

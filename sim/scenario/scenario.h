@@ -55,6 +55,11 @@ struct Restart {
 struct Failover {
   bool operator==(const Failover&) const = default;
 };
+// `reload`: the dataset is reloaded inside the same process (DEBUG RELOAD): same run_id,
+// nothing lost.
+struct Reload {
+  bool operator==(const Reload&) const = default;
+};
 // `clock +MS` / `clock -MS`: step the server clock.
 struct ClockStep {
   std::int64_t delta_ms = 0;
@@ -112,7 +117,7 @@ struct CheckInvariants {
 };
 
 using Action = std::variant<Call, Restart, Failover, ClockStep, Drift, EpochFault, Lose,
-                            CheckRow, CheckSet, CheckInvariants>;
+                            CheckRow, CheckSet, CheckInvariants, Reload>;
 
 struct Step {
   std::int64_t time_ms = 0;  // true time since the start; non-decreasing over the steps
@@ -132,7 +137,7 @@ struct Scenario {
 
 // Steps a real server cannot do (SCENARIO.md's table): the epoch faults (nothing makes a
 // real server's run_id read fail). A file with any of them is skipped on a real server.
-// Failover, clock, drift and lose a real server can do when the runner started it
+// Failover, reload, clock, drift and lose a real server can do when the runner started it
 // (scenarios/runner/run_real.h has the rest of the skip rules).
 bool sim_only(const Step& step);
 // True when no step is sim-only.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/executor_scripts.h"
 #include "sim/ledger.h"
 
 namespace trafikey::sim {
@@ -191,6 +192,61 @@ TEST(Ledger, a_claim_records_holder_token_and_lease) {
   ledger.truncate(3);
   EXPECT_NE(ledger.job("q", "j1"), nullptr);
   EXPECT_TRUE(ledger.ghosts().empty());
+}
+
+// The scripted executor's calls (bench/scripts/*.lua, by EVALSHA digest or EVAL body) move
+// jobs as the verbs they stand for, but stamp nothing: a grant without a stamp.
+TEST(Ledger, the_scripted_executor_grants_extends_and_completes_without_a_stamp) {
+  Ledger ledger;
+  ledger.apply(record(1, 1, "p", {"EMQ.ADD", "q", "j1", "x"}, Reply::integer(1))->rec);
+  ledger.apply(record(2, 1, "p", {"EMQ.ADD", "q", "j2", "y"}, Reply::integer(1))->rec);
+  const auto claimed = [](const char* id) {
+    return Reply::array({Reply::array({Reply::bulk(id), Reply::integer(1), Reply::bulk("x")})});
+  };
+  // EVALSHA of claim.lua, any case of the digest
+  std::string sha(executor_script_sha(ExecutorScript::claim));
+  sha[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(sha[0])));
+  ledger.apply(record(3, 1, "w1", {"EVALSHA", sha, "2", "emq:{q}:pending", "emq:{q}:active", "1000", "1"},
+                      claimed("j1"))->rec);
+  const JobTruth* job = ledger.job("q", "j1");
+  ASSERT_NE(job, nullptr);
+  EXPECT_EQ(job->state, JobState::active);
+  EXPECT_EQ(job->token, 1);
+  EXPECT_EQ(job->holder, "w1");
+  ASSERT_TRUE(job->granted);
+  EXPECT_TRUE(job->granted->scripted);
+  EXPECT_FALSE(job->stamp) << "claim.lua writes no lease_epoch";
+  EXPECT_EQ(job->deadline_server_ms, 33 + 1000);
+  // EVAL of extend.lua's body: the deadline moves, still no stamp
+  ledger.apply(record(4, 1, "w1",
+                      {"EVAL", std::string(executor_script_body(ExecutorScript::extend)), "2", "emq:{q}:active",
+                       "emq:{q}:job:j1", "j1", "1", "2000"},
+                      Reply::integer(1))->rec);
+  EXPECT_EQ(ledger.job("q", "j1")->deadline_server_ms, 43 + 2000);
+  EXPECT_FALSE(ledger.job("q", "j1")->stamp);
+  // a native EXTEND of the same lease (the worker was upgraded) stamps it
+  ledger.apply(record(5, 1, "w1", {"EMQ.EXTEND", "q", "j1", "1", "500"}, Reply::integer(1))->rec);
+  ASSERT_TRUE(ledger.job("q", "j1")->stamp);
+  EXPECT_EQ(ledger.job("q", "j1")->stamp->incarnation, 1);
+  ledger.apply(record(6, 1, "w1",
+                      {"EVALSHA", std::string(executor_script_sha(ExecutorScript::complete)), "3", "emq:{q}:active",
+                       "emq:{q}:done", "emq:{q}:job:j1", "j1", "1", "ok"},
+                      Reply::integer(1))->rec);
+  EXPECT_EQ(ledger.job("q", "j1")->state, JobState::done);
+  // a 0 from complete.lua, and any other script, move nothing
+  ledger.apply(record(7, 1, "w2",
+                      {"EVALSHA", std::string(executor_script_sha(ExecutorScript::complete)), "3", "emq:{q}:active",
+                       "emq:{q}:done", "emq:{q}:job:j2", "j2", "1", "ok"},
+                      Reply::integer(0))->rec);
+  ledger.apply(record(8, 1, "w2", {"EVAL", "return 1", "2", "emq:{q}:pending", "emq:{q}:active", "1000", "1"},
+                      claimed("j2"))->rec);
+  EXPECT_EQ(ledger.job("q", "j2")->state, JobState::pending);
+  // persistence loss takes the scripted moves back like any other
+  ledger.truncate(3);
+  EXPECT_EQ(ledger.job("q", "j1")->state, JobState::active);
+  EXPECT_EQ(ledger.job("q", "j1")->deadline_server_ms, 33 + 1000);
+  ledger.truncate(2);
+  EXPECT_EQ(ledger.job("q", "j1")->state, JobState::pending);
 }
 
 TEST(Ledger, jobs_are_listed_by_queue_then_id_in_byte_order) {

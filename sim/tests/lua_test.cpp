@@ -10,6 +10,7 @@
 
 #include "core/reply.h"
 #include "core/text.h"
+#include "sim/executor_scripts.h"
 #include "sim/keyspace.h"
 #include "sim/lua.h"
 #include "sim/server.h"
@@ -138,6 +139,22 @@ std::string script(const std::string& name) {
   const auto text = read_file(std::string(TRAFIKEY_SCRIPTS_DIR) + "/" + name);
   if (!text) ADD_FAILURE() << "cannot read " << name;
   return text.value_or("");
+}
+
+// Generated runs' scripted workers run the copies embedded at build time: byte for byte
+// the files, known by the digest SCRIPT LOAD answers.
+TEST(Lua, the_embedded_executor_scripts_are_the_files) {
+  const std::pair<ExecutorScript, const char*> scripts[] = {
+      {ExecutorScript::claim, "claim.lua"}, {ExecutorScript::extend, "extend.lua"},
+      {ExecutorScript::complete, "complete.lua"}};
+  for (const auto& [which, name] : scripts) {
+    const std::string body = script(name);
+    EXPECT_EQ(executor_script_body(which), body) << name;
+    EXPECT_EQ(executor_script_sha(which), Scripting::sha1_hex(body)) << name;
+    EXPECT_EQ(executor_script_of_sha(Scripting::sha1_hex(body)), which) << name;
+    EXPECT_EQ(executor_script_of_body(body), which) << name;
+  }
+  EXPECT_EQ(executor_script_of_sha(Scripting::sha1_hex("return 1")), ExecutorScript::none);
 }
 
 // The row without lease_epoch (the scripts write none, as the seed says of scripts).

@@ -41,6 +41,33 @@ TEST(World, restart_draws_a_new_run_id_and_the_epoch_follows_it) {
   EXPECT_EQ(w.probe(epoch), Reply::bulk(second));
 }
 
+TEST(World, reload_keeps_the_process_its_run_id_epoch_dataset_and_script_cache) {
+  for (Persistence mode : {Persistence::always, Persistence::none}) {
+    World w(options(mode));
+    w.begin("test", "{}");
+    w.call("p", {"EMQ.ADD", "q", "j1", "x"});
+    w.call("w", {"EMQ.CLAIM", "q", "1000"});
+    w.call("w", {"SCRIPT", "LOAD", "return 7"});
+    w.advance_to(300);
+    const std::string run_id = w.run_ids().at(1);
+    w.reload();
+    EXPECT_EQ(w.incarnation(), 1) << "the same process";
+    EXPECT_EQ(w.run_ids().size(), 2u);
+    const std::string_view epoch[] = {"EMQ.EPOCH"};
+    EXPECT_EQ(w.probe(epoch), Reply::bulk(run_id));
+    EXPECT_EQ(row_field(w, "j1", "lease_epoch"), run_id);
+    EXPECT_EQ(row_field(w, "j1", "state"), "active");
+    EXPECT_EQ(w.kept_calls(), 0) << "no start: nothing was lost or kept anew";
+    const std::string sha = Scripting::sha1_hex("return 7");
+    EXPECT_EQ(w.call("w", {"EVALSHA", sha, "0"}).reply, Reply::integer(7));
+    // the lease granted before the reload is this process's: it counts
+    w.advance_to(1500);
+    w.call("s", {"EMQ.STALLED.CHECK", "q", "5"});
+    EXPECT_EQ(row_field(w, "j1", "stalled"), "1");
+    EXPECT_NE(w.history().text().find("\"fault\":\"reload\""), std::string::npos);
+  }
+}
+
 TEST(World, restart_under_always_keeps_every_write) {
   World w(options(Persistence::always));
   w.begin("test", "{}");
