@@ -9,7 +9,7 @@ cd "$(dirname "$0")"
 
 PACKAGES=(cmake ninja-build g++ librapidcheck-dev libgtest-dev libboost-graph-dev parallel libxml2-utils
           libhiredis-dev redis-server graphviz nlohmann-json3-dev libcli11-dev
-          libssl-dev zlib1g-dev libgoogle-perftools-dev chromium liblua5.1-0-dev faketime)
+          libssl-dev zlib1g-dev libgoogle-perftools-dev chromium liblua5.1-0-dev)
 
 usage() { sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; }
 

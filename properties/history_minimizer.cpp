@@ -190,6 +190,23 @@ class Minimizer {
     return any;
   }
 
+  // Two steps at a time, when few are left: a failure that needs a step gone together with
+  // the one that made it matter (a CLAIM and the ADD it took) is 1-minimal but not done.
+  // True when a pair went. Quadratic, so only below pairs_max steps.
+  static constexpr std::size_t pairs_max = 24;
+  bool pairs() {
+    if (steps_.size() > pairs_max) return false;
+    for (std::size_t j = steps_.size(); j-- > 1 && !out_of_budget();) {
+      for (std::size_t i = j; i-- > 0 && !out_of_budget();) {
+        Steps candidate = steps_;
+        candidate.erase(candidate.begin() + static_cast<std::ptrdiff_t>(j));
+        candidate.erase(candidate.begin() + static_cast<std::ptrdiff_t>(i));
+        if (accept(candidate, "pair")) return true;
+      }
+    }
+    return false;
+  }
+
   // Each gap before a step (the first's: from 0) closed, else rounded down to a multiple
   // of 1000, 100 or 10 ms; the steps after it move with it. True when a time moved.
   bool times() {
@@ -275,6 +292,7 @@ Minimized minimize_scenario(const scenario::Scenario& failing, const MinimizeOpt
   for (int round = 0; round < 4 && m.times(); ++round) {
     if (!m.singles()) break;
   }
+  while (!m.out_of_budget() && m.pairs()) m.singles();
   out.one_minimal = !m.out_of_budget();
   if (out.one_minimal) m.singles();  // times() may have made a step redundant
   out.one_minimal = !m.out_of_budget();

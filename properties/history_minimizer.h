@@ -12,6 +12,8 @@
 //   single   one step at a time, to a fixpoint
 //   times    each gap between steps closed, or rounded down to 1000/100/10 ms (the steps
 //            after it move with it), then `single` again
+//   pair     below 24 steps, two steps at a time (then `single` again), to a fixpoint: a
+//            step that matters only through another (a CLAIM and the ADD it took) goes
 // A candidate is kept when its replay breaks the invariant, and first (the checker's
 // first violation, as a run stops at it). While steps go the replies of later steps
 // change, so candidates are replayed without comparing replies; the result is then

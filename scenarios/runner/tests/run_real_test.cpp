@@ -283,7 +283,7 @@ TEST(RunReal, on_a_cluster_each_queue_is_served_by_its_slots_owner) {
   EXPECT_FALSE(r.clocks_agree) << "a cluster keeps true time";
   EXPECT_EQ(r.judged.at("epoch.counted"), 1);
   EXPECT_EQ(real_skip_reason(parse(std::string(header) + "at 5 restart\n"), target),
-            "restart at line 3: not on a cluster (--cluster): the runner restarts, fails over and sets the clock "
+            "restart at line 3: not on a cluster (--cluster): the runner restarts, reloads, fails over and sets the clock "
             "of a lone server only (module.Cluster.* covers a cluster failover)");
 }
 
