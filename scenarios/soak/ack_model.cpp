@@ -100,14 +100,23 @@ std::string AckModel::on_claim(const std::vector<std::string>& argv, const Reply
   return {};
 }
 
-std::string AckModel::on_extend(const std::vector<std::string>& argv, const Reply& reply, const CallWindow& at,
-                                const std::string& epoch, std::int64_t& transitions) {
-  auto it = jobs_.find(argv[2]);
+// EXTEND and COMPLETE answer 1 for a live lease, 0 for one that is not; a lease whose
+// deadline fell inside the call's window may be either. "" when `reply` fits.
+std::string AckModel::check_zero_or_one(std::map<std::string, ModelJob>::iterator it,
+                                        const std::vector<std::string>& argv, const Reply& reply,
+                                        const CallWindow& at) const {
   const Liveness live = it == jobs_.end() ? Liveness::expired : liveness(it->second, number(argv[3]), at);
   const bool ok = reply == Reply::integer(0) ? live != Liveness::live
                   : reply == Reply::integer(1) ? live != Liveness::expired
                                                : false;
-  if (!ok) return expected_one_of(reply, live == Liveness::live ? "1 (live)" : live == Liveness::expired ? "0 (not live)" : "0 or 1");
+  if (ok) return {};
+  return expected_one_of(reply, live == Liveness::live ? "1 (live)" : live == Liveness::expired ? "0 (not live)" : "0 or 1");
+}
+
+std::string AckModel::on_extend(const std::vector<std::string>& argv, const Reply& reply, const CallWindow& at,
+                                const std::string& epoch, std::int64_t& transitions) {
+  auto it = jobs_.find(argv[2]);
+  if (std::string wrong = check_zero_or_one(it, argv, reply, at); !wrong.empty()) return wrong;
   if (reply.as_integer() == 1) {
     const std::int64_t lease_ms = number(argv[4]);
     it->second.deadline_lo_ms = at.sent_ms + lease_ms;
@@ -122,11 +131,7 @@ std::string AckModel::on_extend(const std::vector<std::string>& argv, const Repl
 std::string AckModel::on_complete(const std::vector<std::string>& argv, const Reply& reply, const CallWindow& at,
                                   std::int64_t& transitions) {
   auto it = jobs_.find(argv[2]);
-  const Liveness live = it == jobs_.end() ? Liveness::expired : liveness(it->second, number(argv[3]), at);
-  const bool ok = reply == Reply::integer(0) ? live != Liveness::live
-                  : reply == Reply::integer(1) ? live != Liveness::expired
-                                               : false;
-  if (!ok) return expected_one_of(reply, live == Liveness::live ? "1 (live)" : live == Liveness::expired ? "0 (not live)" : "0 or 1");
+  if (std::string wrong = check_zero_or_one(it, argv, reply, at); !wrong.empty()) return wrong;
   if (reply.as_integer() == 1) {
     it->second.state = "done";
     it->second.last_call = render_call(argv);

@@ -72,6 +72,9 @@ class AckModel {
   void adopt(const QueueState& real);
 
  private:
+  std::string check_zero_or_one(std::map<std::string, ModelJob>::iterator it, const std::vector<std::string>& argv,
+                                const Reply& reply, const CallWindow& at) const;
+
   std::string queue_;
   std::map<std::string, ModelJob> jobs_;
   std::int64_t seq_ = 0;
