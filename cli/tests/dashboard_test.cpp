@@ -28,8 +28,8 @@ std::size_t occurrences(const std::string& haystack, const std::string& needle) 
 Coverage synthetic_run(int run) {
   Coverage c;
   c.run = run;
-  c.calls = 5 + (run * 7919) % 4000;
-  c.sim_ms = 800 + (run * 104729) % 90000;
+  c.calls = 5 + (static_cast<long long>(run) * 7919) % 4000;
+  c.sim_ms = 800 + (static_cast<long long>(run) * 104729) % 90000;
   c.outcome = run % 97 == 0 ? "liveness-bound-exceeded" : "drained";
   c.determinism_checked = run % 10 == 0;
   int k = 0;

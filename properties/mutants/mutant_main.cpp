@@ -7,7 +7,7 @@
 // the declared invariant breaks at the call where the run first breaks anything (two
 // invariants may judge the same wrong reply; one that breaks only later, or not at all,
 // says the suite found the mutant by luck, or that the declared target is wrong). Built
-// once per mutant by mutants/CMakeLists.txt.
+// into every mutant by mutants/CMakeLists.txt.
 #include <algorithm>
 #include <filesystem>
 #include <cstdint>
@@ -20,9 +20,13 @@
 #include "properties/failure_files.h"
 #include "properties/history_minimizer.h"
 
-#if !defined(TRAFIKEY_MUTANT) || !defined(TRAFIKEY_MUTANT_INVARIANT)
-#error "build through properties/mutants/CMakeLists.txt"
-#endif
+// Which mutant this binary is, and the invariant that must catch it: defined in a
+// one-line source that mutants/CMakeLists.txt writes per mutant, so that this file is
+// compiled once for all of them.
+extern const char* const trafikey_mutant_name;
+extern const char* const trafikey_mutant_invariant;
+#define TRAFIKEY_MUTANT trafikey_mutant_name
+#define TRAFIKEY_MUTANT_INVARIANT trafikey_mutant_invariant
 
 int main(int argc, char** argv) {
   int runs = 300;
