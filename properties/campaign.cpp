@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "properties/checked_run.h"
+#include "properties/generators.h"
 #include "sim/prng.h"
 #include "sim/run.h"
 

@@ -23,7 +23,7 @@
 #include <vector>
 
 #include "properties/checker.h"
-#include "properties/generators.h"
+#include "properties/plan_space.h"
 #include "sim/plan.h"
 
 namespace trafikey::properties {

@@ -1,27 +1,44 @@
 #include "properties/state_graph.h"
 
+#include <boost/graph/adjacency_list.hpp>
+
 namespace trafikey::properties {
 
-StateGraph::StateGraph() : graph_(all_job_states.size()) {
-  for (const auto& [from, to] : allowed_transitions) {
-    boost::add_edge(static_cast<std::size_t>(from), static_cast<std::size_t>(to), graph_);
-  }
+namespace {
+
+using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS>;
+
+const Graph& the_graph() {
+  static const Graph graph = [] {
+    Graph g(all_job_states.size());
+    for (const auto& [from, to] : allowed_transitions) {
+      boost::add_edge(static_cast<std::size_t>(from), static_cast<std::size_t>(to), g);
+    }
+    return g;
+  }();
+  return graph;
 }
 
+std::size_t slot(JobState from, JobState to) {
+  return static_cast<std::size_t>(from) * all_job_states.size() + static_cast<std::size_t>(to);
+}
+
+}  // namespace
+
+StateGraph::StateGraph() { the_graph(); }
+
 bool StateGraph::allowed(JobState from, JobState to) const {
-  return boost::edge(static_cast<std::size_t>(from), static_cast<std::size_t>(to), graph_).second;
+  return boost::edge(static_cast<std::size_t>(from), static_cast<std::size_t>(to), the_graph()).second;
 }
 
 bool StateGraph::observe(JobState from, JobState to) {
-  auto [edge, exists] = boost::edge(static_cast<std::size_t>(from), static_cast<std::size_t>(to), graph_);
-  if (!exists) return false;
-  ++graph_[edge].count;
+  if (!allowed(from, to)) return false;
+  ++counts_[slot(from, to)];
   return true;
 }
 
 std::int64_t StateGraph::count(JobState from, JobState to) const {
-  auto [edge, exists] = boost::edge(static_cast<std::size_t>(from), static_cast<std::size_t>(to), graph_);
-  return exists ? graph_[edge].count : 0;
+  return allowed(from, to) ? counts_[slot(from, to)] : 0;
 }
 
 std::map<std::string, std::int64_t> StateGraph::counts() const {

@@ -1,9 +1,11 @@
 // StateGraph: the allowed job-state graph (core/states.h) as a Boost.Graph, with a count
 // per edge. The checker asks it whether a change of state is an edge (INVARIANTS
-// queue.transitions); campaigns and reports read the counts for coverage.
+// queue.transitions); campaigns and reports read the counts for coverage. The graph is
+// one, shared and never changed (state_graph.cpp); an object holds only its counts, so
+// that includers do not compile Boost.Graph.
 #pragma once
 
-#include <boost/graph/adjacency_list.hpp>
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -24,12 +26,8 @@ class StateGraph {
   std::map<std::string, std::int64_t> counts() const;
 
  private:
-  struct EdgeData {
-    std::int64_t count = 0;
-  };
-  using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::directedS,
-                                      boost::no_property, EdgeData>;
-  Graph graph_;
+  static constexpr std::size_t states = all_job_states.size();
+  std::array<std::int64_t, states * states> counts_{};  // [from * states + to], edges only
 };
 
 std::string edge_name(JobState from, JobState to);

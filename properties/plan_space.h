@@ -1,0 +1,66 @@
+// PlanSpace: where a campaign's plans are drawn from (generators.h draws them). Apart
+// from the generators so that what only names a space (a campaign's options, the command
+// line) does not compile RapidCheck.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/plan.h"
+
+namespace trafikey::properties {
+
+// Where plans are drawn from. The defaults are full_space()'s (and the campaign's): a
+// space that changes only some of them draws the others exactly as before.
+struct PlanSpace {
+  std::vector<sim::FaultKind> kinds;  // the fault kinds a plan may switch on
+  // Kinds added since: switched on and drawn after every other draw of the plan, so that
+  // what the draws above make of each run (and so what each mutant needs) stays the same.
+  std::vector<sim::FaultKind> kinds_drawn_last{sim::FaultKind::reload};
+  std::vector<sim::Persistence> persistence{sim::Persistence::always, sim::Persistence::everysec,
+                                            sim::Persistence::snapshot, sim::Persistence::none};
+  int jobs_max = 16;
+  int workers_max = 4;
+  std::int64_t safety_ms_max = 12000;
+  int faults_per_kind_max = 3;           // each kind that is on: 0..this many faults
+  std::int64_t lease_ms_min = 300, lease_ms_max = 2000;
+  std::int64_t work_leases_max = 2;      // work_max_ms: work_min_ms + up to this many leases
+  std::int64_t extend_at_per_mille_min = 250, extend_at_per_mille_max = 799;
+  std::int64_t retry_per_mille_min = 0;  // after a lost reply, retry with at least this chance
+  std::int64_t fail_per_mille_max = 399;
+  int max_failures_max = 4;
+  bool adds_until_safety_end = false;    // jobs keep arriving until the faults stop
+  // The verbs' parameters: a share of runs sweeps with a small LIMIT (often below the
+  // expired count), over-asks in CLAIM's COUNT, varies MAXFAILURES per job.
+  bool verb_parameters = true;
+  // A share of runs draws run_ids one character off an earlier process's.
+  bool near_epochs = true;
+  // A share of runs puts times on a grid of one quantum, so calls land on deadlines.
+  std::int64_t grid_per_mille = 300;
+  // A share of runs is large: up to large_jobs_max more jobs and large_workers_max more
+  // workers (thousands of calls). Shrinking goes to the small: both extras shrink to 0,
+  // and the share's draw toward "not large".
+  std::int64_t large_per_mille = 0;
+  int large_jobs_max = 300;
+  int large_workers_max = 30;
+  // A share of runs has a mixed fleet: the first few workers on the scripted executor
+  // (unstamped leases), some of them upgraded to the native verbs mid-run, with restarts
+  // around the switch. Shrinks toward no scripted worker, then fewer, then no upgrade.
+  // Never in a large run, and a small share: each script call starts a Lua state, so a
+  // scripted run costs several native ones (the CI budget).
+  std::int64_t scripted_per_mille = 60;
+};
+
+// Every fault kind, the campaign's space.
+PlanSpace full_space();
+// Refusal-heavy (the Verb property): leases short against the work and extended late, so
+// tokens go stale; lost replies retried, so calls repeat after they ran (a second ADD of
+// an id, a second COMPLETE); pauses, worker clock skew, ghosts and lane rows. Every
+// refusal is a chance for verb.atomic to catch a write before it.
+PlanSpace refusal_space();
+// Long liveness phases (the Liveness property): more jobs, arriving until the faults
+// stop, many failures allowed; workers die and pause, servers restart, fail over and
+// refuse to load, clocks step back (the drain bound grows).
+PlanSpace liveness_space();
+
+}  // namespace trafikey::properties
