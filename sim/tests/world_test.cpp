@@ -41,6 +41,37 @@ TEST(World, restart_draws_a_new_run_id_and_the_epoch_follows_it) {
   EXPECT_EQ(w.probe(epoch), Reply::bulk(second));
 }
 
+// Adversarial run_ids are one character off an earlier one, but never an earlier one
+// itself: with every start drawing near, a character changed twice comes back to the
+// first process's run_id unless the draw refuses it.
+TEST(World, near_run_ids_are_one_character_off_and_never_an_earlier_processs) {
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    WorldOptions o = options(Persistence::always, seed);
+    o.near_epoch_per_mille = 1000;
+    World w(o);
+    w.begin("test", "{}");
+    for (int i = 0; i < 12; ++i) {
+      w.advance_to(100 * (i + 1));
+      if (i % 2 == 0) w.restart(); else w.failover();
+    }
+    const auto& ids = w.run_ids();
+    ASSERT_EQ(ids.size(), 14u);
+    for (std::size_t a = 1; a < ids.size(); ++a) {
+      EXPECT_TRUE(Epoch::valid_run_id(ids[a])) << ids[a];
+      for (std::size_t b = 1; b < a; ++b) EXPECT_NE(ids[a], ids[b]) << "seed " << seed << ": incarnations " << b << " and " << a;
+    }
+    int near = 0;
+    for (std::size_t a = 2; a < ids.size(); ++a) {
+      for (std::size_t b = 1; b < a; ++b) {
+        int differ = 0;
+        for (std::size_t k = 0; k < ids[a].size(); ++k) differ += ids[a][k] != ids[b][k];
+        if (differ == 1) { ++near; break; }
+      }
+    }
+    EXPECT_EQ(near, 12) << "seed " << seed << ": every later run_id is one character off an earlier one";
+  }
+}
+
 TEST(World, reload_keeps_the_process_its_run_id_epoch_dataset_and_script_cache) {
   for (Persistence mode : {Persistence::always, Persistence::none}) {
     World w(options(mode));
