@@ -50,27 +50,22 @@ std::optional<std::pair<int, int>> parse_shard(const std::string& text) {
 }
 
 std::string row(const std::map<std::string, std::int64_t>& counts,
-                const std::vector<std::string>& expected) {
+                std::span<const std::string_view> expected) {
   std::string s;
-  for (const auto& k : expected) {
-    auto it = counts.find(k);
-    s += "  " + k + " " + std::to_string(it == counts.end() ? 0 : it->second);
+  for (const auto k : expected) {
+    auto it = counts.find(std::string(k));
+    s += "  " + std::string(k) + " " + std::to_string(it == counts.end() ? 0 : it->second);
   }
   for (const auto& [k, n] : counts) {
-    if (std::find(expected.begin(), expected.end(), k) == expected.end()) s += "  " + k + " " + std::to_string(n);
+    if (std::find(expected.begin(), expected.end(), std::string_view(k)) == expected.end()) s += "  " + k + " " + std::to_string(n);
   }
   return s;
 }
 
-const std::vector<std::string> fault_names{"restart",      "failover",        "clock_step",
-                                           "clock_rate",   "worker_clock",    "worker_death",
-                                           "worker_pause", "lost_reply",      "epoch_fail",
-                                           "epoch_malformed", "row_delete",   "lane_mark",
-                                           "upgrade",      "reload"};
-const std::vector<std::string> verdict_names{"ghost", "lane", "exempt", "counted-recovered",
+constexpr std::string_view verdict_names[] = {"ghost", "lane", "exempt", "counted-recovered",
                                              "counted-dead"};
-const std::vector<std::string> edge_names{"pending->active", "active->pending", "active->done",
-                                          "active->dead"};
+constexpr std::string_view edge_names[] = {"pending->active", "active->pending", "active->done",
+                                           "active->dead"};
 
 }  // namespace
 
@@ -219,7 +214,7 @@ void add_campaign(CLI::App& app) {
     for (auto c : result.calls_per_run) calls += c;
     std::cout << "coverage over " << result.passed << " passing runs (" << calls << " calls, "
               << result.determinism_checked << " run twice for determinism):\n"
-              << "  faults  " << row(result.faults, fault_names) << "\n"
+              << "  faults  " << row(result.faults, sim::fault_kind_names()) << "\n"
               << "  verdicts" << row(result.verdicts, verdict_names) << "\n"
               << "  edges   " << row(result.edges, edge_names) << "\n"
               << "coverage targets (properties/coverage.h):\n" << properties::coverage_table(result);

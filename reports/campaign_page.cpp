@@ -1,12 +1,14 @@
 #include "reports/campaign_page.h"
 
 #include <algorithm>
+#include <span>
 
 #include "reports/html.h"
 #include "reports/markdown.h"
 #include "reports/run_counts.h"
 #include "reports/run_section.h"
 #include "reports/state_graph.h"
+#include "sim/plan.h"
 #include "sim/run_stats.h"
 
 namespace trafikey::reports {
@@ -15,10 +17,6 @@ namespace {
 
 // What a report of histories lists even when no run hit it (a campaign's summary lists
 // properties/coverage.h's targets instead).
-constexpr std::string_view fault_kinds[] = {"restart",      "failover",        "clock_step", "clock_rate",
-                                            "worker_clock", "worker_death",    "worker_pause", "lost_reply",
-                                            "epoch_fail",   "epoch_malformed", "row_delete", "lane_mark",
-                                            "upgrade",      "reload"};
 constexpr std::string_view sweep_verdict_kinds[] = {"ghost", "lane", "exempt", "counted-recovered", "counted-dead"};
 constexpr std::string_view state_edges[] = {"pending->active", "active->pending", "active->done", "active->dead"};
 // A report of histories lists at most this many failing runs in its table.
@@ -107,8 +105,7 @@ std::string runs_table_html(const CampaignDashboard& d) {
 }
 
 // The bars of `names` in that order, then any other name the runs hit.
-template <std::size_t N>
-std::vector<CoverageBar> in_order(const std::map<std::string, CoverageBar>& bars, const std::string_view (&names)[N]) {
+std::vector<CoverageBar> in_order(const std::map<std::string, CoverageBar>& bars, std::span<const std::string_view> names) {
   std::vector<CoverageBar> out;
   for (std::string_view name : names) out.push_back(bars.at(std::string(name)));
   for (const auto& [k, b] : bars) {
@@ -182,7 +179,7 @@ CampaignDashboard dashboard_of_runs(const std::vector<RunView>& runs, const std:
   d.runs = static_cast<std::int64_t>(runs.size());
   d.coverage_runs = d.runs;
   std::map<std::string, CoverageBar> faults, verdicts, edges;
-  for (std::string_view f : fault_kinds) faults[std::string(f)].name = f;
+  for (std::string_view f : sim::fault_kind_names()) faults[std::string(f)].name = f;
   for (std::string_view v : sweep_verdict_kinds) verdicts[std::string(v)].name = v;
   for (std::string_view e : state_edges) edges[std::string(e)].name = e;
   auto reach = [](std::map<std::string, CoverageBar>& bars, const std::map<std::string, std::int64_t>& counts) {
@@ -233,7 +230,7 @@ CampaignDashboard dashboard_of_runs(const std::vector<RunView>& runs, const std:
     sim::keep_first(d.sample_runs, row, d.sample_max,
                     [](const DashboardRun& a, const DashboardRun& b) { return sim::sampled_before(a.run, b.run); });
   }
-  d.coverage = {{"fault kinds", in_order(faults, fault_kinds)},
+  d.coverage = {{"fault kinds", in_order(faults, sim::fault_kind_names())},
                 {"sweep verdicts", in_order(verdicts, sweep_verdict_kinds)},
                 {"state edges", in_order(edges, state_edges)}};
   d.calls_histogram.assign(calls_buckets.begin(), calls_buckets.end());

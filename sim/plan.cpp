@@ -12,7 +12,7 @@ namespace trafikey::sim {
 
 namespace {
 constexpr std::array persistence_names{"always", "everysec", "snapshot", "none"};
-constexpr std::array fault_names{"restart",      "failover",     "clock_step",
+constexpr std::array<std::string_view, 14> fault_names{"restart",      "failover",     "clock_step",
                                  "clock_rate",   "worker_clock", "worker_death",
                                  "worker_pause", "lost_reply",   "epoch_fail",
                                  "epoch_malformed", "row_delete",   "lane_mark",
@@ -29,6 +29,8 @@ std::optional<Persistence> parse_persistence(std::string_view name) {
   }
   return std::nullopt;
 }
+
+std::span<const std::string_view> fault_kind_names() { return fault_names; }
 
 std::string_view fault_name(FaultKind kind) { return fault_names[static_cast<std::size_t>(kind)]; }
 

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -39,6 +40,9 @@ enum class FaultKind : std::uint8_t {
                    // run_id, nothing lost
 };
 std::string_view fault_name(FaultKind kind);
+// Every kind's name, in FaultKind order: what campaigns and reports list even when no run
+// drew the kind.
+std::span<const std::string_view> fault_kind_names();
 std::optional<FaultKind> parse_fault_kind(std::string_view name);
 
 struct Fault {
