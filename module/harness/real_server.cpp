@@ -293,11 +293,24 @@ void RealServer::spawn_and_wait() {
 
 void RealServer::shutdown() {
   if (!running()) return;
-  {
+  // A server that accepts answers by closing the connection; one that refuses (an AOF
+  // rewrite or a save under way: "ERR Errors trying to SHUTDOWN") answers an error and
+  // keeps running, so ask again until it goes or the grace runs out, instead of waiting
+  // the whole grace for an exit that was refused.
+  const auto deadline = std::chrono::steady_clock::now() + shutdown_grace;
+  try {
     ServerConnection c(port_, 2000ms);
-    c.call({"SHUTDOWN"});  // answers by closing the connection
+    for (;;) {
+      const Reply r = c.call({"SHUTDOWN"});
+      const bool refused = r.kind() == Reply::Kind::error && !r.text().starts_with("IOERR");
+      if (!refused || std::chrono::steady_clock::now() >= deadline) break;
+      std::this_thread::sleep_for(50ms);
+    }
+  } catch (const std::exception&) {
+    // the connection closed (or could not open): the server is going; reap says
   }
-  reap(shutdown_grace);
+  reap(std::max(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()),
+                std::chrono::milliseconds(1000)));
 }
 
 void RealServer::kill() {
