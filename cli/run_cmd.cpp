@@ -15,6 +15,7 @@ namespace {
 struct RunArgs {
   std::uint64_t seed = 1;
   std::optional<int> jobs, workers;
+  int queues = 1;
   std::optional<std::int64_t> duration_ms;
   std::string faults;
   std::string persistence;
@@ -35,6 +36,8 @@ void add_run(CLI::App& app) {
   cmd->add_option("--seed", args->seed, "Seed of the run's PRNG (xoshiro256**)")->required();
   cmd->add_option("--jobs", args->jobs, "Jobs to add (default: drawn from the seed)")->check(CLI::Range(0, 100000));
   cmd->add_option("--workers", args->workers, "Workers (default: drawn)")->check(CLI::Range(1, 1000));
+  cmd->add_option("--queues", args->queues, "Queues q, q2, ... the jobs are spread over (default 1)")
+      ->check(CLI::Range(1, 9));
   cmd->add_option("--duration-ms", args->duration_ms, "Length of the safety phase, ms of true time (default 15000)")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{86400000}));
   cmd->add_option("--faults", args->faults,
@@ -48,6 +51,7 @@ void add_run(CLI::App& app) {
     choices.jobs = args->jobs;
     choices.workers = args->workers;
     choices.safety_ms = args->duration_ms;
+    choices.queues = args->queues;
     std::string error;
     auto kinds = sim::parse_fault_list(args->faults, &error);
     if (!kinds) {

@@ -171,6 +171,8 @@ rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space) {
           gen_fault(kind, static_cast<int>(plan.workers.size()), plan.jobs, plan.safety_ms));
       plan.faults.insert(plan.faults.end(), faults.begin(), faults.end());
     }
+    // after every other draw (see PlanSpace::several_queues_per_mille)
+    if (share(1000) >= 1000 - space.several_queues_per_mille) plan.queues = 2 + share(2);
     std::stable_sort(plan.faults.begin(), plan.faults.end(),
                      [](const Fault& a, const Fault& b) { return a.at_ms < b.at_ms; });
     return plan;

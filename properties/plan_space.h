@@ -49,6 +49,10 @@ struct PlanSpace {
   // Never in a large run, and a small share: each script call starts a Lua state, so a
   // scripted run costs several native ones (the CI budget).
   std::int64_t scripted_per_mille = 60;
+  // A share of runs spreads its jobs over 2..3 queues (RunPlan::queues): a sweep or a claim
+  // that touches another queue's keys. Drawn last of all, so every run that stays on one
+  // queue keeps the plan it had; shrinks toward one queue, then two.
+  std::int64_t several_queues_per_mille = 200;
 };
 
 // Every fault kind, the campaign's space.

@@ -53,7 +53,7 @@ std::int64_t RunPlan::liveness_bound_ms() const {
   const std::int64_t attempts = max_failures + max_stalled + 1;
   const std::int64_t attempt_ms =
       (work_max_ms + lease_ms) * 1000 / std::max<std::int64_t>(1, slowest_per_mille) +
-      sweep_interval_ms + poll_ms;
+      sweep_interval_ms + poll_ms * std::max(1, queues);  // a worker cycles over the queues
   // Twice the worst case of rounds x attempts, plus leases already running and every
   // backward clock step (INVARIANTS "known limits").
   return 2 * rounds * attempts * attempt_ms + lease_ms + backward_ms;
@@ -176,6 +176,7 @@ RunPlan draw_plan(const PlanChoices& choices) {
   }
   // an upgrade needs a fleet that starts on the scripted executor
   if (enabled(FaultKind::upgrade)) plan.scripted_workers = workers;
+  plan.queues = choices.queues;
   std::stable_sort(plan.faults.begin(), plan.faults.end(),
                    [](const Fault& a, const Fault& b) { return a.at_ms < b.at_ms; });
   return plan;
@@ -283,6 +284,7 @@ std::string plan_json(const RunPlan& plan) {
   // Fields added since: written only when they leave their default, so that the plan
   // line, and so the history and its fingerprint, of a plan without them stays the same.
   if (plan.scripted_workers != 0) w.field("scripted_workers").number(std::int64_t{plan.scripted_workers});
+  if (plan.queues != 1) w.field("queues").number(std::int64_t{plan.queues});
   w.raw("}");
   return out;
 }
@@ -343,7 +345,8 @@ std::optional<RunPlan> parse_plan(std::string_view json, std::string* error) {
       take(j, "max_failures_vary", plan.max_failures_vary, error) &&
       take(j, "near_epoch_per_mille", plan.near_epoch_per_mille, error) &&
       take(j, "time_quantum_ms", plan.time_quantum_ms, error) &&
-      take_optional(j, "scripted_workers", plan.scripted_workers, error);
+      take_optional(j, "scripted_workers", plan.scripted_workers, error) &&
+      take_optional(j, "queues", plan.queues, error);
   if (!ok) return std::nullopt;
   auto mode = parse_persistence(persistence);
   if (!mode) {
@@ -412,6 +415,8 @@ std::string validate_plan(const RunPlan& plan) {
   if (plan.scripted_workers < 0 || plan.scripted_workers > static_cast<int>(plan.workers.size())) {
     return bad("scripted_workers", "must be in 0..the number of workers");
   }
+  if (plan.queues < 1 || plan.queues > 9) return bad("queues", "must be in 1..9");
+  if (!valid_queue_name(plan.queue_name(plan.queues - 1))) return bad("queue", "is too long for the queues' names");
   for (const auto& f : plan.faults) {
     if (f.at_ms < 0) return bad("faults.at_ms", "must be >= 0");
     if (f.kind == FaultKind::clock_rate && (f.amount < 1 || f.amount > 100000)) return bad("faults.amount", "of clock_rate must be in 1..100000");

@@ -102,11 +102,24 @@ struct RunPlan {
   // `upgrade` fault moves one of them to the native verbs. Written to the plan's JSON only
   // when not 0, so plans from before it read and run as they did.
   int scripted_workers = 0;
+  // Several queues in one run: queue_name(0..queues-1) = `queue`, then `queue`2, `queue`3...
+  // (q, q2, q3). Job jN goes to queue (N-1) % queues; each worker's CLAIMs cycle over the
+  // queues; the sweeper sweeps every queue in turn. Written to the plan's JSON only when
+  // not 1, so one-queue plans read, run and print as before.
+  int queues = 1;
 
   bool operator==(const RunPlan&) const = default;
   // The simulated time the liveness phase may take to drain every job: a stated bound
   // (INVARIANTS liveness.drain) that grows with backward clock steps.
   std::int64_t liveness_bound_ms() const;
+  std::string queue_name(int index) const {
+    return index == 0 ? queue : queue + std::to_string(index + 1);
+  }
+  // The queue index of job jN (N from 1; any N, so that a fault naming a job maps too).
+  int queue_of_job(int job) const {
+    const int q = queues < 1 ? 1 : queues;
+    return ((job - 1) % q + q) % q;
+  }
   // The MAXFAILURES job jN (N from 1) is added with.
   int max_failures_of(int job) const {
     return max_failures_vary ? 1 + (job - 1) % max_failures : max_failures;
@@ -120,6 +133,7 @@ struct PlanChoices {
   std::optional<std::int64_t> safety_ms;
   std::optional<Persistence> persistence;
   std::vector<FaultKind> fault_kinds;  // empty: no faults
+  int queues = 1;                      // RunPlan::queues (set, not drawn: the draws stay)
 };
 // `--faults` names: every kind by its own name (fault_name), and groups of kinds:
 //   clock = clock_step,clock_rate,worker_clock   death = worker_death   pause = worker_pause

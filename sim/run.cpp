@@ -98,6 +98,7 @@ struct Held {
   std::string id;
   std::int64_t token = 0;
   std::uint64_t gen = 0;
+  int queue = 0;  // the index of the queue it was claimed from
 };
 
 struct Worker {
@@ -110,6 +111,7 @@ struct Worker {
   std::uint64_t batch_gen = 0;  // the live extend_all timer
   bool batch_armed = false;
   bool scripted = false;  // on the scripted executor (until an upgrade)
+  int next_queue = 0;     // the queue its next CLAIM goes to: claims cycle over the queues
 };
 
 class Runner {
@@ -119,7 +121,10 @@ class Runner {
         options_(options),
         world_(WorldOptions{plan.seed, plan.persistence, plan.snapshot_interval_ms,
                             plan.replication_lag_ms, options.keep_history_text,
-                            plan.near_epoch_per_mille}) {}
+                            plan.near_epoch_per_mille}) {
+    for (int i = 0; i < std::max(1, plan.queues); ++i) queue_names_.push_back(plan.queue_name(i));
+    claimed_from_.assign(queue_names_.size(), false);
+  }
 
   RunSummary run();
 
@@ -151,6 +156,8 @@ class Runner {
     return q > 0 ? std::max(q, ms / q * q) : ms;
   }
   void saw(const char* situation) { ++situations_[situation]; }
+  const std::string& queue_name(int index) const { return queue_names_[static_cast<std::size_t>(index)]; }
+  const std::string& queue_of_job(int job) const { return queue_name(plan_.queue_of_job(job)); }
   void look_before_call(Args argv);
   void look_after_call(const CallRecord& rec);
 
@@ -245,6 +252,8 @@ class Runner {
   std::vector<std::vector<std::string>> resends_;  // arguments of lost calls to send again
   std::map<std::string, std::int64_t> faults_applied_;
   std::map<std::string, std::int64_t> situations_;
+  std::vector<std::string> queue_names_;  // plan_.queue_name(0..queues-1)
+  std::vector<bool> claimed_from_;        // a CLAIM got a job from this queue
 };
 
 namespace {
@@ -267,6 +276,15 @@ void Runner::look_before_call(Args argv) {
   const Keyspace::Zset* active = data.zset_at(keys.active(), wrong);
   const std::string_view verb = argv[0];
   if (verb == "EMQ.STALLED.CHECK") {
+    // isolation: another queue holds an expired lease this sweep must leave alone
+    for (const std::string& other : queue_names_) {
+      if (other == argv[1]) continue;
+      const Keyspace::Zset* theirs = data.zset_at(QueueKeys(other).active(), wrong);
+      if (theirs && !theirs->order.empty() && theirs->order.begin()->first < now) {
+        saw("other-queue-expired-at-sweep");
+        break;
+      }
+    }
     if (!active) return;
     std::int64_t expired = 0;
     bool near = false, at_deadline = false, unstamped = false;
@@ -338,7 +356,7 @@ void Runner::look_after_call(const CallRecord& rec) {
 }
 
 void Runner::on_add(const Event& e) {
-  argv_.clear().add("EMQ.ADD").add(plan_.queue).add("j", e.actor).add("payload-", e.actor);
+  argv_.clear().add("EMQ.ADD").add(queue_of_job(e.actor)).add("j", e.actor).add("payload-", e.actor);
   argv_.add("MAXFAILURES").add(std::int64_t{plan_.max_failures_of(e.actor)});
   const CallRecord& rec = call("p", argv_);
   if (rec.lost) {
@@ -356,13 +374,16 @@ void Runner::on_claim(const Event& e) {
   const auto capacity = static_cast<std::int64_t>(plan_.claim_count) - static_cast<std::int64_t>(w.held.size());
   if (capacity <= 0) return;  // a finish will ask again
   const std::int64_t count = capacity + plan_.claim_overask;
+  const int qi = w.next_queue;
+  w.next_queue = (qi + 1) % static_cast<int>(queue_names_.size());
+  const std::string& queue = queue_name(qi);
   const CallRecord* sent = nullptr;
   if (w.scripted) {
-    const QueueKeys keys(plan_.queue);
+    const QueueKeys keys(queue);
     script_argv(ExecutorScript::claim, 2).add(keys.pending()).add(keys.active()).add(plan_.lease_ms).add(count);
     sent = &call_script(w.name, ExecutorScript::claim);
   } else {
-    sent = &call(w.name, argv_.clear().add("EMQ.CLAIM").add(plan_.queue).add(plan_.lease_ms).add("COUNT").add(count));
+    sent = &call(w.name, argv_.clear().add("EMQ.CLAIM").add(queue).add(plan_.lease_ms).add("COUNT").add(count));
   }
   const CallRecord& rec = *sent;
   if (rec.lost || rec.reply.is_error() || rec.reply.kind() != Reply::Kind::array) {
@@ -371,8 +392,9 @@ void Runner::on_claim(const Event& e) {
     return;
   }
   const auto got = static_cast<std::int64_t>(rec.reply.items().size());
+  if (got > 0) claimed_from_[static_cast<std::size_t>(qi)] = true;
   for (const Reply& claimed : rec.reply.items()) {
-    Held h{claimed.items()[0].text(), claimed.items()[1].as_integer(), ++gens_};
+    Held h{claimed.items()[0].text(), claimed.items()[1].as_integer(), ++gens_, qi};
     w.held.push_back(h);
     const std::int64_t work_ms = on_grid(world_.prng().between(plan_.work_min_ms, plan_.work_max_ms));
     schedule(after_worker_ms(w, work_ms), EventKind::finish, wi, h.gen);
@@ -394,21 +416,29 @@ void Runner::on_extend_all(const Event& e) {
     w.batch_armed = false;
     return;
   }
-  argv_.clear().add("EMQ.EXTENDS").add(plan_.queue).add(plan_.lease_ms);
-  const std::vector<Held> sent = w.held;
-  for (const auto& h : sent) argv_.add(h.id).add(h.token);
-  const CallRecord& rec = call(w.name, argv_);
-  if (rec.lost) {
-    maybe_resend(e.actor, argv_.views());
-  } else if (rec.reply.kind() == Reply::Kind::array) {
-    bool lost_any = false;
-    for (std::size_t i = 0; i < sent.size() && i < rec.reply.items().size(); ++i) {
-      if (rec.reply.items()[i].as_integer() != 0) continue;
-      drop(w, sent[i].id);
-      lost_any = true;
+  // One EXTENDS per queue it holds leases in, in queue order (one call with one queue).
+  const std::vector<Held> held_now = w.held;
+  bool lost_any = false;
+  for (int qi = 0; qi < static_cast<int>(queue_names_.size()); ++qi) {
+    std::vector<Held> sent;
+    for (const auto& h : held_now) {
+      if (h.queue == qi) sent.push_back(h);
     }
-    if (lost_any) want_claim(e.actor, world_.true_ms());
+    if (sent.empty()) continue;
+    argv_.clear().add("EMQ.EXTENDS").add(queue_name(qi)).add(plan_.lease_ms);
+    for (const auto& h : sent) argv_.add(h.id).add(h.token);
+    const CallRecord& rec = call(w.name, argv_);
+    if (rec.lost) {
+      maybe_resend(e.actor, argv_.views());
+    } else if (rec.reply.kind() == Reply::Kind::array) {
+      for (std::size_t i = 0; i < sent.size() && i < rec.reply.items().size(); ++i) {
+        if (rec.reply.items()[i].as_integer() != 0) continue;
+        drop(w, sent[i].id);
+        lost_any = true;
+      }
+    }
   }
+  if (lost_any) want_claim(e.actor, world_.true_ms());
   schedule(after_worker_ms(w, extend_interval_ms()), EventKind::extend_all, e.actor, w.batch_gen);
 }
 
@@ -418,13 +448,14 @@ void Runner::on_extend_one(const Event& e) {
   if (!h) return;
   if (defer(w, e)) return;
   const std::string id = h->id;
+  const std::string& queue = queue_name(h->queue);
   const CallRecord* sent = nullptr;
   if (w.scripted) {
-    const QueueKeys keys(plan_.queue);
+    const QueueKeys keys(queue);
     script_argv(ExecutorScript::extend, 2).add(keys.active()).add(keys.row(id)).add(id).add(h->token).add(plan_.lease_ms);
     sent = &call_script(w.name, ExecutorScript::extend);
   } else {
-    sent = &call(w.name, argv_.clear().add("EMQ.EXTEND").add(plan_.queue).add(id).add(h->token).add(plan_.lease_ms));
+    sent = &call(w.name, argv_.clear().add("EMQ.EXTEND").add(queue).add(id).add(h->token).add(plan_.lease_ms));
   }
   const CallRecord& rec = *sent;
   if (rec.lost) {
@@ -443,17 +474,18 @@ void Runner::on_finish(const Event& e) {
   if (!h) return;
   if (defer(w, e)) return;
   const std::string id = h->id;
+  const std::string& queue = queue_name(h->queue);
   const CallRecord* sent = nullptr;
   if (world_.prng().chance(plan_.fail_per_mille)) {
     // no script stands for FAIL: the scripted executor fails natively too
-    sent = &call(w.name, argv_.clear().add("EMQ.FAIL").add(plan_.queue).add(id).add(h->token).add("worker reported failure"));
+    sent = &call(w.name, argv_.clear().add("EMQ.FAIL").add(queue).add(id).add(h->token).add("worker reported failure"));
   } else if (w.scripted) {
-    const QueueKeys keys(plan_.queue);
+    const QueueKeys keys(queue);
     script_argv(ExecutorScript::complete, 3).add(keys.active()).add(keys.done()).add(keys.row(id));
     argv_.add(id).add(h->token).add("ok");
     sent = &call_script(w.name, ExecutorScript::complete);
   } else {
-    sent = &call(w.name, argv_.clear().add("EMQ.COMPLETE").add(plan_.queue).add(id).add(h->token).add("ok"));
+    sent = &call(w.name, argv_.clear().add("EMQ.COMPLETE").add(queue).add(id).add(h->token).add("ok"));
   }
   const CallRecord& rec = *sent;
   if (rec.reply.is_error() && !rec.lost) {
@@ -477,11 +509,14 @@ void Runner::on_resend(const Event& e) {
 }
 
 void Runner::on_sweep() {
-  argv_.clear().add("EMQ.STALLED.CHECK").add(plan_.queue).add(plan_.max_stalled);
-  // Not in the liveness phase: lane rows stay in active (swept elsewhere, EMQ §5), lowest
-  // deadlines first, so a LIMIT at or below their number would starve the sweep forever.
-  if (plan_.sweep_limit > 0 && !liveness_) argv_.add("LIMIT").add(std::int64_t{plan_.sweep_limit});
-  call("s", argv_);
+  // every queue in turn, one STALLED.CHECK each, at the same instant
+  for (const std::string& queue : queue_names_) {
+    argv_.clear().add("EMQ.STALLED.CHECK").add(queue).add(plan_.max_stalled);
+    // Not in the liveness phase: lane rows stay in active (swept elsewhere, EMQ §5), lowest
+    // deadlines first, so a LIMIT at or below their number would starve the sweep forever.
+    if (plan_.sweep_limit > 0 && !liveness_) argv_.add("LIMIT").add(std::int64_t{plan_.sweep_limit});
+    call("s", argv_);
+  }
   schedule(world_.true_ms() + plan_.sweep_interval_ms, EventKind::sweep);
 }
 
@@ -524,7 +559,7 @@ void Runner::on_fault(const Fault& f) {
     case FaultKind::epoch_malformed: world_.arm_epoch_fault(EpochFault::malformed); break;
     case FaultKind::row_delete:
       // as an operator or an older script might: the id stays in its set, a ghost
-      call("op", argv_.clear().add("DEL").add(QueueKeys(plan_.queue).row("j" + std::to_string(f.target))));
+      call("op", argv_.clear().add("DEL").add(QueueKeys(queue_of_job(f.target)).row("j" + std::to_string(f.target))));
       break;
     case FaultKind::reload: {
       const std::string_view epoch_call[] = {"EMQ.EPOCH"};
@@ -540,7 +575,7 @@ void Runner::on_fault(const Fault& f) {
       }
       break;
     case FaultKind::lane_mark: {
-      const std::string row = QueueKeys(plan_.queue).row("j" + std::to_string(f.target));
+      const std::string row = QueueKeys(queue_of_job(f.target)).row("j" + std::to_string(f.target));
       if (world_.data().type(row) == KeyType::hash) {
         call("op", argv_.clear().add("HSET").add(row).add("group").add("lane-1"));
       }
@@ -578,6 +613,7 @@ RunSummary Runner::run() {
     w.clock = LinearClock(plan_.workers[i].offset_ms,
                           static_cast<double>(plan_.workers[i].rate_per_mille) / 1000.0);
     w.scripted = static_cast<int>(i) < plan_.scripted_workers;
+    w.next_queue = static_cast<int>(i % queue_names_.size());  // the fleet starts spread
     workers_.push_back(std::move(w));
   }
   for (int j = 1; j <= plan_.jobs; ++j) {
@@ -676,6 +712,7 @@ RunSummary Runner::run() {
     }
   }
   if (summary.calls > 1000) saw("large-run");
+  if (std::count(claimed_from_.begin(), claimed_from_.end(), true) >= 2) saw("several-queues");
   summary.situations = situations_;
   if (options_.keep_history_text) summary.history = world_.history().text();
   return summary;
@@ -689,7 +726,8 @@ const std::vector<std::string>& situation_names() {
       "near-run-id",                 "sweep-met-near-epoch", "claim-met-ghost-count-gt-1",
       "claim-count-above-pending",   "extends-live-and-dead", "fail-requeued",
       "fail-dead",                   "add-maxfailures-1",   "large-run",
-      "unstamped-row-swept",         "reload-kept-epoch"};
+      "unstamped-row-swept",         "reload-kept-epoch",    "several-queues",
+      "other-queue-expired-at-sweep"};
   return names;
 }
 

@@ -73,6 +73,9 @@ struct RunSummary {
 //                               lease_epoch (a scripted worker's claim.lua granted it)
 //   reload-kept-epoch           a reload (DEBUG RELOAD) after which EMQ.EPOCH answers what it
 //                               answered before
+//   several-queues              a run in which CLAIMs got jobs from two queues or more
+//   other-queue-expired-at-sweep  a sweep of one queue while another queue's active holds
+//                               an expired lease (which that sweep must leave alone)
 const std::vector<std::string>& situation_names();
 
 RunSummary run_plan(const RunPlan& plan, const RunOptions& options = {});

@@ -56,3 +56,27 @@ execute_process(COMMAND ${SIM} run --help OUTPUT_VARIABLE help)
 if(NOT help MATCHES "lost_reply" OR NOT help MATCHES "clock = clock_step,clock_rate,worker_clock")
   message(FATAL_ERROR "run --help does not list the fault kinds and groups:\n${help}")
 endif()
+# Several queues (--queues): the run drains, sweeps and claims q2, writes its report,
+# replays byte for byte, and its export replays as a scenario; a count out of range is
+# refused (exit 2).
+execute_process(COMMAND ${SIM} run --seed 42 --queues 3 --faults ${faults},ghost,lane --out ${WORK}/q3
+                        --report ${WORK}/q3/report.html
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+file(READ ${WORK}/q3/history.jsonl q3)
+if(NOT rc EQUAL 0 OR NOT q3 MATCHES "\"queues\":3" OR NOT q3 MATCHES "\"EMQ.STALLED.CHECK\",\"q3\""
+   OR NOT EXISTS ${WORK}/q3/report.html)
+  message(FATAL_ERROR "run --queues 3 exited ${rc}, or its history has no third queue:\n${out}")
+endif()
+execute_process(COMMAND ${SIM} replay ${WORK}/q3/history.jsonl RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "replay of a three-queue history exited ${rc}:\n${out}")
+endif()
+execute_process(COMMAND ${SIM} export ${WORK}/q3/history.jsonl -o ${WORK}/q3/run.scn RESULT_VARIABLE rc OUTPUT_VARIABLE out)
+execute_process(COMMAND ${SIM} replay ${WORK}/q3/run.scn RESULT_VARIABLE rc2 OUTPUT_VARIABLE out2)
+if(NOT rc EQUAL 0 OR NOT rc2 EQUAL 0)
+  message(FATAL_ERROR "export (${rc}) or replay of the exported three-queue run (${rc2}):\n${out}\n${out2}")
+endif()
+execute_process(COMMAND ${SIM} run --seed 42 --queues 0 --out ${WORK}/q0 RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "--queues")
+  message(FATAL_ERROR "--queues 0: expected exit 2 naming --queues, got ${rc}:\n${err}")
+endif()

@@ -118,6 +118,35 @@ TEST(Plan, json_text_is_as_documented) {
             "\"near_epoch_per_mille\":0,\"time_quantum_ms\":0}");
 }
 
+// Several queues: the field is written only when not 1 (a one-queue plan prints as it
+// did before the field existed), reads back, names its queues q, q2, q3 and maps job jN
+// to queue (N-1) % queues; out-of-range counts are refused, naming the field.
+TEST(Plan, several_queues_are_written_only_when_more_than_one) {
+  RunPlan plan;
+  EXPECT_EQ(plan_json(plan).find("queues"), std::string::npos);
+  plan.queues = 3;
+  const std::string text = plan_json(plan);
+  EXPECT_TRUE(text.ends_with(",\"time_quantum_ms\":0,\"queues\":3}")) << text;
+  std::string error;
+  const auto back = parse_plan(text, &error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(*back, plan);
+  EXPECT_EQ(plan.queue_name(0), "q");
+  EXPECT_EQ(plan.queue_name(1), "q2");
+  EXPECT_EQ(plan.queue_name(2), "q3");
+  EXPECT_EQ(plan.queue_of_job(1), 0);
+  EXPECT_EQ(plan.queue_of_job(2), 1);
+  EXPECT_EQ(plan.queue_of_job(3), 2);
+  EXPECT_EQ(plan.queue_of_job(4), 0);
+  EXPECT_EQ(validate_plan(plan), "");
+  for (int bad : {0, 10}) {
+    plan.queues = bad;
+    EXPECT_EQ(validate_plan(plan), "plan: queues must be in 1..9") << bad;
+  }
+  const auto wrong = parse_plan(R"({"queues":"two"})", &error);
+  EXPECT_FALSE(wrong);
+}
+
 // --faults: every kind by its own name, the groups, the old spelling lost-reply; a bad
 // name is refused and named.
 TEST(FaultList, every_kind_parses_by_its_own_name) {

@@ -1,6 +1,8 @@
 // The simulated world: each fault kind does what it says, and runs are deterministic.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "sim/run.h"
 #include "sim/world.h"
 
@@ -272,6 +274,40 @@ TEST(Run, same_plan_same_bytes) {
   EXPECT_EQ(a.history, b.history);
   EXPECT_EQ(a.fingerprint, b.fingerprint);
   EXPECT_EQ(a.fingerprint.size(), 64u);
+}
+
+// Three queues: job jN is added to queue (N-1) % 3, every sweep instant sweeps each
+// queue, workers claim from each, every job drains, and the bytes are the same twice.
+TEST(Run, several_queues_spread_the_jobs_and_each_is_swept) {
+  PlanChoices c;
+  c.seed = 7;
+  c.jobs = 9;
+  c.workers = 2;
+  c.queues = 3;
+  const RunPlan plan = draw_plan(c);
+  const RunSummary s = run_plan(plan);
+  EXPECT_EQ(s.outcome, "drained");
+  EXPECT_EQ(s.jobs.at("vanished"), 0);
+  EXPECT_EQ(s.situations.count("several-queues"), 1u);
+  EXPECT_EQ(run_plan(plan).history, s.history);
+  for (int job = 1; job <= 9; ++job) {
+    const std::string add = "[\"EMQ.ADD\",\"" + plan.queue_name((job - 1) % 3) + "\",\"j" + std::to_string(job) + "\"";
+    EXPECT_NE(s.history.find(add), std::string::npos) << add;
+  }
+  std::map<std::string, int> sweeps, claims;
+  for (const std::string q : {"q", "q2", "q3"}) {
+    for (std::size_t at = 0; (at = s.history.find("[\"EMQ.STALLED.CHECK\",\"" + q + "\"", at)) != std::string::npos; ++at) ++sweeps[q];
+    for (std::size_t at = 0; (at = s.history.find("[\"EMQ.CLAIM\",\"" + q + "\"", at)) != std::string::npos; ++at) ++claims[q];
+    EXPECT_GT(claims[q], 0) << q;
+  }
+  EXPECT_GT(sweeps["q"], 0);
+  EXPECT_EQ(sweeps["q"], sweeps["q2"]);
+  EXPECT_EQ(sweeps["q"], sweeps["q3"]);
+  // one queue: no sweep or claim names another
+  c.queues = 1;
+  const RunSummary one = run_plan(draw_plan(c));
+  EXPECT_EQ(one.history.find("\"q2\""), std::string::npos);
+  EXPECT_EQ(one.situations.count("several-queues"), 0u);
 }
 
 TEST(Run, different_seeds_differ) {

@@ -279,6 +279,31 @@ TEST(Export, a_generated_run_with_every_fault_kind_replays_reply_for_reply) {
   }
 }
 
+// The same with several queues: calls of q, q2 and q3 interleave, faults name jobs of
+// each (ghosts, lane rows), and the replay still matches reply for reply.
+TEST(Export, a_generated_run_with_several_queues_replays_reply_for_reply) {
+  std::map<std::string, std::int64_t> faults_seen;
+  for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+    sim::PlanChoices choices;
+    choices.seed = seed;
+    choices.queues = 2 + static_cast<int>(seed % 2);
+    choices.persistence = seed % 3 == 0 ? sim::Persistence::everysec : sim::Persistence::always;
+    choices.safety_ms = 6000;
+    choices.fault_kinds = every_fault_kind();
+    const sim::RunSummary summary = sim::run_plan(sim::draw_plan(choices));
+    for (const auto& [kind, n] : summary.faults) faults_seen[kind] += n;
+    ASSERT_NE(summary.history.find("\"EMQ.STALLED.CHECK\",\"q2\""), std::string::npos) << "seed " << seed;
+    const std::string text = properties::export_scenario(summary.history, {});
+    ASSERT_FALSE(text.empty()) << "seed " << seed;
+    auto parsed = parse_scenario(text, "export.scn");
+    ASSERT_TRUE(parsed.ok()) << to_string(parsed.error());
+    const RunResult r = run_on_sim(parsed.value(), {"export.scn", false});
+    ASSERT_EQ(r.status, CheckStatus::passed) << "seed " << seed << "\n" << describe_failure("export.scn", *r.failure);
+  }
+  EXPECT_GT(faults_seen["row_delete"], 0);
+  EXPECT_GT(faults_seen["lane_mark"], 0);
+}
+
 TEST(Export, an_exported_failing_history_replays_the_failure) {
   std::vector<properties::Violation> violations;
   const RunResult failing = run(std::string(header) +
