@@ -173,7 +173,7 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
     ctx.run_id = world.run_ids().back();
     ctx.writable = world.server().role() == sim::Role::primary;
     ctx.replica = world.server().role() == sim::Role::replica;
-    expect_ = model_.call(argv, ctx);
+    model_.call(argv, ctx, expect_);
   }
   before_jobs_.clear();
   sweep_.queue.clear();
@@ -550,7 +550,7 @@ void Checker::check_model(const World& world, const CallRecord& call) {
     check_model_keyspace(world, head() + ", with the writes unknown");
     return;
   }
-  std::vector<std::string>& keys = expect_.keys;
+  model::KeyList& keys = expect_.keys;
   // rows the server's reply names, in case it moved a job the model did not
   const bool claim = call.argv.size() > 1 && equals_ignore_case(call.argv[0], "EMQ.CLAIM");
   const bool sweep = call.argv.size() > 1 && equals_ignore_case(call.argv[0], "EMQ.STALLED.CHECK");
