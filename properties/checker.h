@@ -178,6 +178,8 @@ class Checker final : public sim::WorldObserver {
   Touched touched_;
   bool new_queue_ = false;  // the call's queue is first seen at it
   std::vector<Write> writes_;
+  std::vector<std::string_view> written_keys_;
+  std::vector<std::pair<std::string_view, JobState>> members_;  // check_queue's whole-queue list  // check_model's: the keys of writes_, each once
   // verb.model: the model follows the world; expect_ is its prediction for the call.
   bool with_model_ = true;
   model::Model model_;

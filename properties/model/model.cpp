@@ -1061,7 +1061,9 @@ std::string show(const Keyspace::Value* v) {
   }
 }
 
-bool same(const Keyspace::Value* a, const Keyspace::Value* b) {
+}  // namespace
+
+bool same_value(const Keyspace::Value* a, const Keyspace::Value* b) {
   if (!a || !b) return a == b;
   if (a->index() != b->index()) return false;
   if (a->index() == 1) {  // a hash: the same fields with the same values, in any order
@@ -1076,12 +1078,11 @@ bool same(const Keyspace::Value* a, const Keyspace::Value* b) {
   }
   return *a == *b;
 }
-}  // namespace
 
 std::string compare_key(const Keyspace& server, const Keyspace& model, std::string_view key) {
   const Keyspace::Value* s = server.find(key);
   const Keyspace::Value* m = model.find(key);
-  if (same(s, m)) return {};
+  if (same_value(s, m)) return {};
   return std::string(key) + " is " + show(s) + ", the model has " + show(m);
 }
 

@@ -174,6 +174,8 @@ class Model {
   Expectation inner_;  // a script's current redis.call
 };
 
+// Whether two keys' values (null: no key) hold the same: compare_key's test, without the text.
+bool same_value(const sim::Keyspace::Value* server, const sim::Keyspace::Value* model);
 // Compares one key of two keyspaces: same type and contents (hash fields as a set, zset
 // members with their scores in order). Empty when equal, else what differs.
 std::string compare_key(const sim::Keyspace& server, const sim::Keyspace& model, std::string_view key);
