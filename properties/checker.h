@@ -145,7 +145,8 @@ class Checker final : public sim::WorldObserver {
   void check_transitions(const sim::World& world);
   void check_epoch_load(const sim::World& world);
   void check_model(const sim::World& world, const sim::CallRecord& call);
-  // What the call touched (touched_, writes_), from its argv, its reply and the journals.
+  // What the call touched (touched_, writes_): the jobs the ledger moved (Ledger::each_moved,
+  // read from the argv and the reply) and what the journals hold.
   void collect_touched(const sim::World& world, const sim::CallRecord& call);
   void check_model_keyspace(const sim::World& world, std::string_view when);
   // The per-call form of check_state: the jobs `touched_` names.
