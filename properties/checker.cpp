@@ -105,16 +105,6 @@ std::optional<std::string_view> set_key_queue(std::string_view key) {
   return key.substr(head.size(), close - head.size());
 }
 
-// Every string of a reply, nested arrays included.
-template <class F>
-void each_text(const Reply& r, F&& f) {
-  if (r.kind() == Reply::Kind::array) {
-    for (const Reply& x : r.items()) each_text(x, f);
-  } else if (r.kind() == Reply::Kind::bulk || r.kind() == Reply::Kind::simple) {
-    f(std::string_view(r.text()));
-  }
-}
-
 constexpr std::array<JobState, 4> set_states{JobState::pending, JobState::active, JobState::done,
                                              JobState::dead};
 
@@ -173,7 +163,7 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
     ctx.run_id = world.run_ids().back();
     ctx.writable = world.server().role() == sim::Role::primary;
     ctx.replica = world.server().role() == sim::Role::replica;
-    expect_ = model_.call(argv, ctx);
+    model_.call(argv, ctx, expect_);
   }
   before_jobs_.clear();
   sweep_.queue.clear();
@@ -295,16 +285,15 @@ void Checker::collect_touched(const World& world, const CallRecord& call) {
   auto& ids = touched_.ids;
   const Args argv = call.argv;
   if (new_queue_) touched_.queues.push_back(argv[1]);
-  // What the ledger moved: jobs the argv or the reply names (a row key's, for DEL and HSET;
-  // any word of an EMQ verb's argv or reply, which is more than the ledger reads).
-  for (std::size_t i = 1; i < argv.size(); ++i) {
-    if (auto row = parse_row_key(argv[i])) ids.emplace_back(row->queue, row->id);
-  }
-  if (argv.size() >= 2 && valid_queue_name(argv[1])) {
-    const std::string_view q = argv[1];
-    for (std::size_t i = 2; i < argv.size(); ++i) ids.emplace_back(q, argv[i]);
-    each_text(call.reply, [&](std::string_view text) { ids.emplace_back(q, text); });
-  }
+  // A call writes one job's keys one after another (its set member, its row): the same
+  // job twice in a row is kept once, leaving the sort below less to do.
+  auto touch = [&](std::string_view q, std::string_view id) {
+    if (ids.empty() || ids.back().first != q || ids.back().second != id) ids.emplace_back(q, id);
+  };
+  // What the ledger moved: the jobs it read from the argv and the reply (it tells which;
+  // every word of them, as this once took, was many more lookups, none of them a job that
+  // could have changed).
+  world.ledger().each_moved(call.index, touch);
   // What the server wrote, from its journal; the model's writes, from its own.
   writes_.clear();
   const sim::UndoLog* journal = world.data().journal();
@@ -312,10 +301,10 @@ void Checker::collect_touched(const World& world, const CallRecord& call) {
                                                                       std::string_view key,
                                                                       std::string_view name) {
     if (auto row = parse_row_key(key)) {
-      ids.emplace_back(row->queue, row->id);
+      touch(row->queue, row->id);
     } else if (auto q = set_key_queue(key)) {
       if (wrote == sim::UndoLog::Wrote::member) {
-        ids.emplace_back(*q, name);
+        touch(*q, name);
       } else {
         touched_.queues.push_back(*q);  // the set written whole (DEL, SET) or as a hash
       }
@@ -550,30 +539,21 @@ void Checker::check_model(const World& world, const CallRecord& call) {
     check_model_keyspace(world, head() + ", with the writes unknown");
     return;
   }
-  std::vector<std::string>& keys = expect_.keys;
-  // rows the server's reply names, in case it moved a job the model did not
-  const bool claim = call.argv.size() > 1 && equals_ignore_case(call.argv[0], "EMQ.CLAIM");
-  const bool sweep = call.argv.size() > 1 && equals_ignore_case(call.argv[0], "EMQ.STALLED.CHECK");
-  if ((claim || sweep) && valid_queue_name(call.argv[1]) && call.reply.kind() == Reply::Kind::array) {
-    for (const Reply& item : call.reply.items()) {
-      if (item.kind() != Reply::Kind::array) continue;
-      for (const Reply& x : item.items()) {
-        if (x.kind() == Reply::Kind::bulk) keys.push_back(model::row_key(call.argv[1], x.text()));
-        if (claim) break;  // [id attempts payload]
-      }
-    }
-  }
-  // and every key either side wrote, though the model's list did not name it
-  std::vector<std::string_view> order(keys.begin(), keys.end());
+  // Before the call the two keyspaces were equal (or a difference was reported: the run
+  // stops at it): a start, a phase end compare them whole, and every call since compared
+  // each key either side wrote. So after it they can differ only in a key one side wrote
+  // (every write goes through a keyspace's journal; touched_.everything above covers a
+  // journal that cannot tell): those keys are compared, whichever names them, the model's
+  // own list of the call's keys, a row the server's reply names or neither. A sorted set
+  // differs then only in its size or in a member one side wrote: those are compared, not
+  // its every member (an O(jobs) compare per call). Anything else is small and compared
+  // whole.
+  std::vector<std::string_view>& order = written_keys_;
+  order.clear();
   for (const Write& w : writes_) {
     if (!order.empty() && order.back() == w.key) continue;
     if (std::find(order.begin(), order.end(), w.key) == order.end()) order.push_back(w.key);
   }
-  // Before the call the two keyspaces were equal (or a difference was reported: the run
-  // stops at it): a start, a phase end compare them whole, and every call since compared
-  // each key either side wrote. So a sorted set differs now only in its size or in a
-  // member one side wrote: those are compared, not its every member (an O(jobs) compare
-  // per call). Anything else is small and compared whole.
   const Keyspace& server = world.data();
   const Keyspace& mine = model_.data();
   auto differs = [&](std::string_view key) {
@@ -612,11 +592,11 @@ void Checker::check_model_keyspace(const World& world, std::string_view when) {
   const Keyspace& server = world.data();
   const Keyspace& mine = model_.data();
   if (server.size() == mine.size()) {
-    const auto keys = server.keys();
-    if (std::all_of(keys.begin(), keys.end(),
-                    [&](const std::string& key) { return model::compare_key(server, mine, key).empty(); })) {
-      return;
-    }
+    bool equal = true;
+    server.each_unordered([&](std::string_view key, const Keyspace::Value& value) {
+      equal = equal && model::same_value(&value, mine.find(key));
+    });
+    if (equal) return;
   }
   const std::string diff = model::compare_all(server, mine);
   if (diff.empty()) return;
@@ -688,13 +668,18 @@ void Checker::check_queue(const World& world, const std::string& q,
   if (!ids) {
     // every member of the four sets, then every job of the ledger: (id, set) pairs sorted
     // by id (views into the sets, which do not change while they are judged)
-    std::vector<std::pair<std::string_view, JobState>> members;
+    // (a member of two sets comes once per set, in the sets' order: sorted by id, then set)
+    auto& members = members_;
+    members.clear();
     for (std::size_t i = 0; i < sets.size(); ++i) {
       if (!sets[i]) continue;
       for (const auto& [score, id] : sets[i]->order) members.emplace_back(id, set_states[i]);
     }
-    std::stable_sort(members.begin(), members.end(),
-                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    auto set_rank = [](JobState s) { return std::find(set_states.begin(), set_states.end(), s) - set_states.begin(); };
+    std::sort(members.begin(), members.end(), [&](const auto& a, const auto& b) {
+      const int c = a.first.compare(b.first);
+      return c != 0 ? c < 0 : set_rank(a.second) < set_rank(b.second);
+    });
     std::vector<JobState> in;
     for (std::size_t i = 0; i < members.size();) {
       const std::string_view id = members[i].first;
@@ -704,12 +689,15 @@ void Checker::check_queue(const World& world, const std::string& q,
       if (ghost(id)) continue;
       check_member(world, keys, shadow, id, in);
     }
+    // The ledger lists its jobs by (queue, id), bytes compared as here: one walk along
+    // `members` finds each job's sets.
+    auto it = members.begin();
     for (const auto& [key, job] : world.ledger().jobs()) {
       if (key.first != q || ghost(job.id)) continue;
       in.clear();
-      auto it = std::lower_bound(members.begin(), members.end(), std::string_view(job.id),
-                                 [](const auto& m, std::string_view id) { return m.first < id; });
-      for (; it != members.end() && it->first == job.id; ++it) in.push_back(it->second);
+      const std::string_view id = job.id;
+      while (it != members.end() && it->first < id) ++it;
+      for (; it != members.end() && it->first == id; ++it) in.push_back(it->second);
       check_ledger_job(world, keys, job, in);
     }
     return;

@@ -145,7 +145,8 @@ class Checker final : public sim::WorldObserver {
   void check_transitions(const sim::World& world);
   void check_epoch_load(const sim::World& world);
   void check_model(const sim::World& world, const sim::CallRecord& call);
-  // What the call touched (touched_, writes_), from its argv, its reply and the journals.
+  // What the call touched (touched_, writes_): the jobs the ledger moved (Ledger::each_moved,
+  // read from the argv and the reply) and what the journals hold.
   void collect_touched(const sim::World& world, const sim::CallRecord& call);
   void check_model_keyspace(const sim::World& world, std::string_view when);
   // The per-call form of check_state: the jobs `touched_` names.
@@ -178,6 +179,8 @@ class Checker final : public sim::WorldObserver {
   Touched touched_;
   bool new_queue_ = false;  // the call's queue is first seen at it
   std::vector<Write> writes_;
+  std::vector<std::string_view> written_keys_;
+  std::vector<std::pair<std::string_view, JobState>> members_;  // check_queue's whole-queue list  // check_model's: the keys of writes_, each once
   // verb.model: the model follows the world; expect_ is its prediction for the call.
   bool with_model_ = true;
   model::Model model_;

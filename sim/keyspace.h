@@ -125,6 +125,12 @@ class Keyspace {
   // Two keyspaces hold the same data exactly when their dumps are equal.
   std::string dump() const;
   std::vector<std::string> keys() const;  // sorted
+  // Calls f(key, value) for every key in no set order: for a caller whose answer does not
+  // depend on it (whether two keyspaces are equal), which keys() would sort for nothing.
+  template <class F>
+  void each_unordered(F&& f) const {
+    for (const auto& e : data_.entries()) f(data_.key_of(e), e.second);
+  }
 
   bool operator==(const Keyspace& o) const { return dump() == o.dump(); }
 

@@ -179,6 +179,18 @@ class Ledger {
   // Ids whose row a plain DEL removed while the id may still sit in a set: ghosts, which
   // CLAIM and the sweep remove (EMQ §4, §5).
   const std::set<Key>& ghosts() const { return ghosts_; }
+  // Calls f(queue, id) for each job call `index` moved, as apply() read them from its argv
+  // and reply (none when it moved none, or when a later call has been applied since): a
+  // checker judges these after the call instead of every word the call carries. The views
+  // last until the ledger next changes.
+  template <class F>
+  void each_moved(std::int64_t index, F&& f) const {
+    if (events_.empty() || events_.back().call != index) return;
+    for (std::uint32_t i = events_.back().begin; i < events_.back().end; ++i) {
+      const Key& key = slots_[items_[i].key].key;
+      f(std::string_view(key.first), std::string_view(key.second));
+    }
+  }
 
  private:
   enum class Verb : std::uint8_t {

@@ -64,6 +64,32 @@ bool id_ok(std::string_view id) {
   return !id.empty() && id.size() <= 200 && id.find('\0') == std::string_view::npos;
 }
 
+// A row's key name, "emq:{q}:job:" + id, held inline when it fits: the model looks a row
+// up or names it several times a call, and a std::string of it cost an allocation each.
+class RowName {
+ public:
+  RowName(std::string_view prefix, std::string_view id) : size_(prefix.size() + id.size()) {
+    if (size_ <= sizeof(inline_)) {
+      std::copy(prefix.begin(), prefix.end(), inline_);
+      std::copy(id.begin(), id.end(), inline_ + prefix.size());
+    } else {
+      long_.reserve(size_);
+      long_.append(prefix).append(id);
+    }
+  }
+  RowName(const RowName&) = delete;
+  RowName& operator=(const RowName&) = delete;
+  std::string_view view() const {
+    return size_ <= sizeof(inline_) ? std::string_view(inline_, size_) : std::string_view(long_);
+  }
+  operator std::string_view() const { return view(); }
+
+ private:
+  char inline_[80];
+  std::string long_;
+  std::size_t size_;
+};
+
 // The refusals that apply to a call; the call is refused when there is any.
 struct Refusals {
   std::vector<Reply> texts;
@@ -95,7 +121,7 @@ std::optional<std::int64_t> ranged(Refusals& r, std::string_view text, std::int6
 std::int64_t option(Refusals& r, Args rest, std::string_view keyword, std::int64_t lo, std::int64_t hi,
                     std::int64_t fallback) {
   if (rest.empty()) return fallback;
-  if (rest.size() != 2 || upper_of(rest[0]) != keyword) {
+  if (rest.size() != 2 || !equals_ignore_case(rest[0], keyword)) {
     // an unknown keyword, a keyword without value, a repeat: the spec names both texts
     r.add(e_syntax);
     r.add(e_arity);
@@ -177,10 +203,10 @@ struct Liveness {
   bool corrupt = false;
   std::string why;  // when not live
 };
-Liveness liveness(const Keyspace& d, std::string_view q, std::string_view id, std::int64_t token,
-                  std::int64_t now) {
+Liveness liveness(const Keyspace& d, std::string_view active, std::string_view row_prefix, std::string_view id,
+                  std::int64_t token, std::int64_t now) {
   Liveness l;
-  const auto deadline = score_of(d, active_key(q), id);
+  const auto deadline = score_of(d, active, id);
   if (!deadline) {
     l.why = std::string(id) + " is not in active";
     return l;
@@ -189,7 +215,7 @@ Liveness liveness(const Keyspace& d, std::string_view q, std::string_view id, st
     l.why = std::string(id) + "'s lease expired at st=" + sim::format_score(*deadline);
     return l;
   }
-  const Keyspace::Hash* row = hash(d, row_key(q, id));
+  const Keyspace::Hash* row = hash(d, RowName(row_prefix, id));
   if (!row) {
     l.why = std::string(id) + "'s row is not a hash";
     return l;
@@ -264,6 +290,22 @@ std::string row_key(std::string_view q, std::string_view id) {
 
 // ---- expectations
 
+void KeyList::sort_unique() {
+  std::vector<std::string> keys = strings();
+  std::sort(keys.begin(), keys.end());
+  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
+  clear();
+  for (const auto& k : keys) push_back(k);
+}
+
+void Expectation::clear() {
+  replies.clear();
+  range_suffixes.clear();
+  keys.clear();
+  note.clear();
+  writes = false;
+}
+
 bool Expectation::accepts(const Reply& reply) const {
   for (const Reply& r : replies) {
     if (r == reply) return true;
@@ -313,36 +355,63 @@ void Model::keep_calls(std::int64_t calls) {
   std::fill(ends_.begin() + static_cast<std::ptrdiff_t>(kept) + 1, ends_.end(), at);
 }
 
-Expectation Model::call(Args argv, const Context& ctx) {
-  if (argv.empty()) {
-    Expectation e;
-    e.replies.push_back(unknown(argv));
-    return e;
+const Model::QueueNames& Model::names_of(std::string_view q) {
+  auto it = names_.find(q);
+  if (it == names_.end()) {
+    it = names_.emplace(std::string(q), QueueNames{pending_key(q), active_key(q), done_key(q), dead_key(q),
+                                                   seq_key(q), row_key(q, "")}).first;
   }
-  if (sim::Scripting::handles(argv[0])) return script(argv, ctx);
-  const std::string name = upper_of(argv[0]);
-  if (name.rfind("EMQ.", 0) == 0) {
-    static constexpr std::array<std::string_view, 10> verbs{
-        "EMQ.ADD", "EMQ.CLAIM", "EMQ.EXTEND", "EMQ.EXTENDS", "EMQ.COMPLETE",
-        "EMQ.FAIL", "EMQ.STALLED.CHECK", "EMQ.STATS", "EMQ.JOB", "EMQ.EPOCH"};
-    const bool known = std::find(verbs.begin(), verbs.end(), name) != verbs.end();
-    // §2: a process whose epoch did not load serves no EMQ verb.
-    if (ctx.module_loaded && known) return verb(argv, ctx);
-    Expectation e;
-    e.replies.push_back(unknown(argv));
-    e.note = ctx.module_loaded ? "no such verb" : "the module is not loaded in this process";
-    return e;
-  }
-  return plain(argv, ctx);
+  return it->second;
 }
 
-Expectation Model::verb(Args argv, const Context& ctx) {
-  const std::string name = upper_of(argv[0]);
+namespace {
+constexpr std::array<std::string_view, 10> verb_names{
+    "EMQ.ADD", "EMQ.CLAIM", "EMQ.EXTEND", "EMQ.EXTENDS", "EMQ.COMPLETE",
+    "EMQ.FAIL", "EMQ.STALLED.CHECK", "EMQ.STATS", "EMQ.JOB", "EMQ.EPOCH"};
+// A verb's name as the spec spells it, whatever the case of `word`; "" for none.
+std::string_view verb_name(std::string_view word) {
+  for (std::string_view v : verb_names) {
+    if (equals_ignore_case(word, v)) return v;
+  }
+  return {};
+}
+}  // namespace
+
+Expectation Model::call(Args argv, const Context& ctx) {
+  Expectation e;
+  call(argv, ctx, e);
+  return e;
+}
+
+void Model::call(Args argv, const Context& ctx, Expectation& e) {
+  e.clear();
+  if (argv.empty()) {
+    e.replies.push_back(unknown(argv));
+    return;
+  }
+  if (sim::Scripting::handles(argv[0])) {
+    script(argv, ctx, e);
+    return;
+  }
+  if (argv[0].size() >= 4 && equals_ignore_case(argv[0].substr(0, 4), "EMQ.")) {
+    // §2: a process whose epoch did not load serves no EMQ verb.
+    if (ctx.module_loaded && !verb_name(argv[0]).empty()) {
+      verb(argv, ctx, e);
+      return;
+    }
+    e.replies.push_back(unknown(argv));
+    e.note = ctx.module_loaded ? "no such verb" : "the module is not loaded in this process";
+    return;
+  }
+  plain(argv, ctx, e);
+}
+
+Expectation& Model::verb(Args argv, const Context& ctx, Expectation& e) {
+  const std::string_view name = verb_name(argv[0]);
   const std::int64_t now = ctx.now_ms;
   const auto argc = argv.size();
-  Expectation e;
   Refusals r;
-  auto refused = [&](std::vector<Reply> also = {}) {
+  auto refused = [&](std::vector<Reply> also = {}) -> Expectation& {
     e.replies = std::move(r.texts);
     for (auto& a : also) e.replies.push_back(std::move(a));
     e.range_suffixes = std::move(r.ranges);
@@ -368,11 +437,14 @@ Expectation Model::verb(Args argv, const Context& ctx) {
   const std::string_view q = argv[1];
   const bool q_ok = queue_ok(q);
   if (!q_ok) r.add(e_queue);
-  std::string pending, active, done, dead, seq;
+  std::string_view pending, active, done, dead, seq, row_prefix;
   if (q_ok) {
-    pending = pending_key(q), active = active_key(q), done = done_key(q), dead = dead_key(q), seq = seq_key(q);
-    e.keys = {pending, active, done, dead, seq};
+    const QueueNames& names = names_of(q);
+    pending = names.pending, active = names.active, done = names.done, dead = names.dead, seq = names.seq;
+    row_prefix = names.row_prefix;
+    for (std::string_view key : {pending, active, done, dead, seq}) e.keys.push_back(key);
   }
+  auto row_key = [&](std::string_view id) { return RowName(row_prefix, id); };
   auto id_arg = [&](std::string_view id) {
     if (!id_ok(id)) r.add(e_id);
   };
@@ -385,7 +457,7 @@ Expectation Model::verb(Args argv, const Context& ctx) {
     const std::int64_t max_failures = option(r, argv.subspan(4), "MAXFAILURES", 1, 1000000, 3);
     fence();
     if (r.any()) return refused();
-    const std::string row = row_key(q, argv[2]);
+    const RowName row = row_key(argv[2]);
     e.keys.push_back(row);
     Refusals state;
     expect_types(state, d, {pending});
@@ -434,7 +506,7 @@ Expectation Model::verb(Args argv, const Context& ctx) {
         if (claims == count || ghosts == 1000) break;  // §7: at most 1000 ghosts a call
         Pick p;
         p.id = id;
-        const std::string row = row_key(q, id);
+        const RowName row = row_key(id);
         const Keyspace::Hash* h = hash(d, row);
         if (!h) {
           p.ghost = true;  // not a hash: removed, not claimed, not counted
@@ -465,7 +537,7 @@ Expectation Model::verb(Args argv, const Context& ctx) {
     for (const Pick& p : picks) {
       d.zrem(pending, p.id);
       e.writes = true;
-      const std::string row = row_key(q, p.id);
+      const RowName row = row_key(p.id);
       e.keys.push_back(row);
       if (p.ghost) continue;
       const std::string token = std::to_string(p.token);
@@ -489,9 +561,9 @@ Expectation Model::verb(Args argv, const Context& ctx) {
     if (r.any()) return refused();
     expect_types(r, d, {active});
     if (r.any()) return refused();
-    const std::string row = row_key(q, argv[2]);
+    const RowName row = row_key(argv[2]);
     e.keys.push_back(row);
-    const Liveness l = liveness(d, q, argv[2], *token, now);
+    const Liveness l = liveness(d, active, row_prefix, argv[2], *token, now);
     const auto deadline = deadline_of(now, *lease_ms);
     if (!l.live) {
       e.note = l.why;
@@ -528,11 +600,11 @@ Expectation Model::verb(Args argv, const Context& ctx) {
     std::vector<bool> live;
     bool any_live = false, corrupt = false;
     for (std::size_t i = 0; i < tokens.size(); ++i) {
-      const Liveness l = liveness(d, q, argv[3 + 2 * i], tokens[i], now);
+      const Liveness l = liveness(d, active, row_prefix, argv[3 + 2 * i], tokens[i], now);
       live.push_back(l.live);
       any_live = any_live || l.live;
       corrupt = corrupt || l.corrupt;
-      e.keys.push_back(row_key(q, argv[3 + 2 * i]));
+      e.keys.push_back(row_key(argv[3 + 2 * i]));
       if (!l.live) e.note += l.why + "; ";
     }
     const auto deadline = deadline_of(now, *lease_ms);
@@ -547,7 +619,7 @@ Expectation Model::verb(Args argv, const Context& ctx) {
       if (!live[i]) continue;
       d.zadd(active, static_cast<double>(*deadline), argv[3 + 2 * i]);
       const std::array<FieldRef, 1> stamp{FieldRef{"lease_epoch", ctx.run_id}};
-      d.hset(row_key(q, argv[3 + 2 * i]), stamp);
+      d.hset(row_key(argv[3 + 2 * i]), stamp);
       e.writes = true;
     }
     e.replies.push_back(std::move(reply));
@@ -563,9 +635,9 @@ Expectation Model::verb(Args argv, const Context& ctx) {
     if (r.any()) return refused();
     expect_types(r, d, {active, done});
     if (r.any()) return refused();
-    const std::string row = row_key(q, argv[2]);
+    const RowName row = row_key(argv[2]);
     e.keys.push_back(row);
-    const Liveness l = liveness(d, q, argv[2], *token, now);
+    const Liveness l = liveness(d, active, row_prefix, argv[2], *token, now);
     if (!l.live) {
       e.note = l.why;
       if (l.corrupt) r.add(e_corrupt);
@@ -590,9 +662,9 @@ Expectation Model::verb(Args argv, const Context& ctx) {
     if (r.any()) return refused();
     expect_types(r, d, {active, pending, dead});
     if (r.any()) return refused();
-    const std::string row = row_key(q, argv[2]);
+    const RowName row = row_key(argv[2]);
     e.keys.push_back(row);
-    const Liveness l = liveness(d, q, argv[2], *token, now);
+    const Liveness l = liveness(d, active, row_prefix, argv[2], *token, now);
     if (!l.live) {
       e.note = l.why;
       if (l.corrupt) r.add(e_corrupt);
@@ -656,7 +728,7 @@ Expectation Model::verb(Args argv, const Context& ctx) {
           e.note += id + " not expired (deadline st=" + sim::format_score(score) + " >= now); ";
           break;
         }
-        const Keyspace::Hash* h = hash(d, row_key(q, id));
+        const Keyspace::Hash* h = hash(d, row_key(id));
         Judged j{id, V::ghost, {}};
         if (!h) {
           j.v = V::ghost;  // 1. not a hash
@@ -683,7 +755,7 @@ Expectation Model::verb(Args argv, const Context& ctx) {
     std::array<std::vector<std::string>, 4> lists;  // recovered, dead, ghosts, lanes
     static constexpr std::array<std::string_view, 5> verdict_names{"ghost", "lane", "exempt", "counted", "counted-dead"};
     for (const Judged& j : judged) {
-      const std::string row = row_key(q, j.id);
+      const RowName row = row_key(j.id);
       e.keys.push_back(row);
       e.note += j.id + " " + std::string(verdict_names[static_cast<std::size_t>(j.v)]) +
                 (j.stalled.empty() ? "" : " (stalled " + j.stalled + ")") + "; ";
@@ -735,7 +807,7 @@ Expectation Model::verb(Args argv, const Context& ctx) {
     if (r.any()) return refused();
     expect_types(r, d, {pending, active, done, dead});
     if (r.any()) return refused();
-    auto card = [&](const std::string& key) {
+    auto card = [&](std::string_view key) {
       const Keyspace::Zset* z = zset(d, key);
       return Reply::integer(z ? static_cast<std::int64_t>(z->order.size()) : 0);
     };
@@ -749,7 +821,7 @@ Expectation Model::verb(Args argv, const Context& ctx) {
     if (!arity(argc == 3)) return refused();
     id_arg(argv[2]);
     if (r.any()) return refused();
-    const std::string row = row_key(q, argv[2]);
+    const RowName row = row_key(argv[2]);
     const KeyType t = type_of(d, row);
     if (t == KeyType::none) {
       e.replies.push_back(Reply::nil());
@@ -775,12 +847,13 @@ Expectation Model::verb(Args argv, const Context& ctx) {
 
 // ---- scripts: each redis.call is one of the model's plain commands (or TIME)
 
-Expectation Model::script(Args argv, const Context& ctx) {
-  Expectation e;
+Expectation& Model::script(Args argv, const Context& ctx, Expectation& e) {
   const Reply reply = *scripting_.call(argv, [&](Args command) -> Reply {
-    if (upper_of(command[0]) == "TIME" && command.size() == 1) return sim::time_reply(ctx.now_ms);
-    Expectation inner = plain(command, ctx);
-    e.keys.insert(e.keys.end(), inner.keys.begin(), inner.keys.end());
+    if (equals_ignore_case(command[0], "TIME") && command.size() == 1) return sim::time_reply(ctx.now_ms);
+    Expectation& inner = inner_;
+    inner.clear();
+    plain(command, ctx, inner);
+    for (std::string_view key : inner.keys) e.keys.push_back(key);
     e.writes = e.writes || inner.writes;
     const Reply& r = inner.replies.front();
     if (r.is_error() && r.text().rfind("ERR unknown command", 0) == 0) {
@@ -788,8 +861,7 @@ Expectation Model::script(Args argv, const Context& ctx) {
     }
     return r;
   });
-  std::sort(e.keys.begin(), e.keys.end());
-  e.keys.erase(std::unique(e.keys.begin(), e.keys.end()), e.keys.end());
+  e.keys.sort_unique();
   e.replies.push_back(reply);
   e.note = "a script: its redis.calls ran on the model's own dataset";
   return e;
@@ -797,8 +869,7 @@ Expectation Model::script(Args argv, const Context& ctx) {
 
 // ---- the plain commands of the simulated server (sim/plain.cpp's table), Valkey's way
 
-Expectation Model::plain(Args a, const Context& ctx) {
-  Expectation e;
+Expectation& Model::plain(Args a, const Context& ctx, Expectation& e) {
   Keyspace& d = data_;
   const std::string name = upper_of(a[0]);
   struct Spec {
@@ -816,7 +887,7 @@ Expectation Model::plain(Args a, const Context& ctx) {
   for (const Spec& s : table) {
     if (s.upper == name) spec = &s;
   }
-  auto answer = [&](Reply r) {
+  auto answer = [&](Reply r) -> Expectation& {
     e.replies.push_back(std::move(r));
     return e;
   };
@@ -828,7 +899,7 @@ Expectation Model::plain(Args a, const Context& ctx) {
   if (spec->writes && ctx.replica) return answer(Reply::error("READONLY You can't write against a read only replica."));
   const Reply wrongtype = Reply::error(e_wrongtype);
   const KeyType t = type_of(d, a[1]);
-  if (name != "DEL" && name != "EXISTS") e.keys.push_back(std::string(a[1]));
+  if (name != "DEL" && name != "EXISTS") e.keys.push_back(a[1]);
 
   if (name == "HSET") {
     if (argc % 2 != 0) return answer(Reply::error("ERR wrong number of arguments for 'hset' command"));
@@ -950,7 +1021,7 @@ Expectation Model::plain(Args a, const Context& ctx) {
   if (name == "DEL") {
     std::int64_t removed = 0;
     for (int i = 1; i < argc; ++i) {
-      e.keys.emplace_back(a[static_cast<std::size_t>(i)]);
+      e.keys.push_back(a[static_cast<std::size_t>(i)]);
       if (d.del(a[static_cast<std::size_t>(i)]) > 0) {
         ++removed;
         e.writes = true;
@@ -990,7 +1061,9 @@ std::string show(const Keyspace::Value* v) {
   }
 }
 
-bool same(const Keyspace::Value* a, const Keyspace::Value* b) {
+}  // namespace
+
+bool same_value(const Keyspace::Value* a, const Keyspace::Value* b) {
   if (!a || !b) return a == b;
   if (a->index() != b->index()) return false;
   if (a->index() == 1) {  // a hash: the same fields with the same values, in any order
@@ -1005,12 +1078,11 @@ bool same(const Keyspace::Value* a, const Keyspace::Value* b) {
   }
   return *a == *b;
 }
-}  // namespace
 
 std::string compare_key(const Keyspace& server, const Keyspace& model, std::string_view key) {
   const Keyspace::Value* s = server.find(key);
   const Keyspace::Value* m = model.find(key);
-  if (same(s, m)) return {};
+  if (same_value(s, m)) return {};
   return std::string(key) + " is " + show(s) + ", the model has " + show(m);
 }
 

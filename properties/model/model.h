@@ -20,7 +20,11 @@
 // restart or failover that kept n calls does. It is never rebuilt from the server.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <iterator>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -51,14 +55,74 @@ struct Context {
   bool replica = false;        // plain writes refuse on a replica only
 };
 
+// Key names, their bytes in one buffer: a call names five to a few dozen keys, and a
+// string each cost an allocation each (a key name is longer than the inline 15 bytes).
+// Cleared, it keeps its buffers, so a checker that reuses one Expectation allocates
+// nothing for the keys of a call. A view lasts until the next push_back.
+class KeyList {
+ public:
+  class iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = std::string_view;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = std::string_view;
+    iterator() = default;
+    std::string_view operator*() const { return (*list_)[i_]; }
+    iterator& operator++() {
+      ++i_;
+      return *this;
+    }
+    iterator operator++(int) {
+      iterator old = *this;
+      ++i_;
+      return old;
+    }
+    bool operator==(const iterator& o) const { return i_ == o.i_; }
+
+   private:
+    friend class KeyList;
+    iterator(const KeyList* list, std::size_t i) : list_(list), i_(i) {}
+    const KeyList* list_ = nullptr;
+    std::size_t i_ = 0;
+  };
+
+  void push_back(std::string_view key) {
+    bytes_.append(key);
+    ends_.push_back(bytes_.size());
+  }
+  std::size_t size() const { return ends_.size(); }
+  bool empty() const { return ends_.empty(); }
+  std::string_view operator[](std::size_t i) const {
+    const std::size_t start = i == 0 ? 0 : ends_[i - 1];
+    return std::string_view(bytes_).substr(start, ends_[i] - start);
+  }
+  iterator begin() const { return {this, 0}; }
+  iterator end() const { return {this, ends_.size()}; }
+  void clear() {
+    bytes_.clear();
+    ends_.clear();
+  }
+  // Sorted by bytes, each key once.
+  void sort_unique();
+  std::vector<std::string> strings() const { return {begin(), end()}; }
+
+ private:
+  std::string bytes_;
+  std::vector<std::size_t> ends_;  // where each key's bytes end in bytes_
+};
+
 // What the model expects of one call.
 struct Expectation {
   std::vector<Reply> replies;              // any of these is right
   std::vector<std::string> range_suffixes; // also right: "ERR EMQ <any> must be an integer in <suffix>"
-  std::vector<std::string> keys;           // keys whose contents to compare after the call
+  KeyList keys;                            // keys whose contents to compare after the call
   std::string note;                        // what the model saw, for a reviewer
   bool writes = false;                     // the model wrote something
 
+  // Empty again, its buffers kept for the next call.
+  void clear();
   bool accepts(const Reply& reply) const;
   // "[[j1 1 a]]", or "one of: ..." for a set of refusals.
   std::string describe() const;
@@ -72,6 +136,8 @@ class Model {
 
   // Predicts the call and applies its writes (a lost reply still ran).
   Expectation call(Args argv, const Context& ctx);
+  // The same into `out` (cleared first): the checker's form, which reuses its buffers.
+  void call(Args argv, const Context& ctx, Expectation& out);
 
   const sim::Keyspace& data() const { return data_; }
   // Call `index` (1, 2, ...) has ended: the dataset as of it is a position of the stream.
@@ -84,9 +150,17 @@ class Model {
   void new_process() { scripting_.flush(); }
 
  private:
-  Expectation verb(Args argv, const Context& ctx);
-  Expectation plain(Args argv, const Context& ctx);
-  Expectation script(Args argv, const Context& ctx);
+  // Each fills `e` (empty on entry) and returns it.
+  Expectation& verb(Args argv, const Context& ctx, Expectation& e);
+  Expectation& plain(Args argv, const Context& ctx, Expectation& e);
+  Expectation& script(Args argv, const Context& ctx, Expectation& e);
+
+  // A queue's fixed key names (§1), spelt once per queue rather than once per call.
+  struct QueueNames {
+    std::string pending, active, done, dead, seq;
+    std::string row_prefix;  // "emq:{q}:job:", row_key(q, "")
+  };
+  const QueueNames& names_of(std::string_view q);
 
   sim::Keyspace data_;
   sim::UndoLog undo_;
@@ -95,8 +169,13 @@ class Model {
   // infrastructure, not the core), its redis.calls answered by this model's plain commands
   // on this model's dataset, so a script's effects are predicted, not read back.
   sim::Scripting scripting_;
+  // Node-based: the names' views stay valid while the map grows.
+  std::map<std::string, QueueNames, std::less<>> names_;
+  Expectation inner_;  // a script's current redis.call
 };
 
+// Whether two keys' values (null: no key) hold the same: compare_key's test, without the text.
+bool same_value(const sim::Keyspace::Value* server, const sim::Keyspace::Value* model);
 // Compares one key of two keyspaces: same type and contents (hash fields as a set, zset
 // members with their scores in order). Empty when equal, else what differs.
 std::string compare_key(const sim::Keyspace& server, const sim::Keyspace& model, std::string_view key);

@@ -320,7 +320,7 @@ TEST_F(EmqModel, a_script_runs_on_the_models_own_dataset_and_its_cache_is_the_pr
   ASSERT_EQ(e.replies.size(), 1u);
   EXPECT_EQ(e.replies[0], I(1));
   EXPECT_TRUE(e.writes);
-  EXPECT_EQ(e.keys, (std::vector<std::string>{active, row_j1, pending}));
+  EXPECT_EQ(e.keys.strings(), (std::vector<std::string>{active, row_j1, pending}));
   EXPECT_EQ(row("j1"), "attempts=1 failures=0 max_failures=3 payload=hello state=active")
       << "no lease_epoch: the scripted executor writes no stamp";
   EXPECT_EQ(zset(active), "j1@1500");
