@@ -675,10 +675,11 @@ void Checker::check_queue(const World& world, const std::string& q,
       if (!sets[i]) continue;
       for (const auto& [score, id] : sets[i]->order) members.emplace_back(id, set_states[i]);
     }
-    auto set_rank = [](JobState s) { return std::find(set_states.begin(), set_states.end(), s) - set_states.begin(); };
-    std::sort(members.begin(), members.end(), [&](const auto& a, const auto& b) {
+    // set_states lists the states in JobState's own order, so the enum orders the sets
+    static_assert(set_states == all_job_states);
+    std::sort(members.begin(), members.end(), [](const auto& a, const auto& b) {
       const int c = a.first.compare(b.first);
-      return c != 0 ? c < 0 : set_rank(a.second) < set_rank(b.second);
+      return c != 0 ? c < 0 : a.second < b.second;
     });
     std::vector<JobState> in;
     for (std::size_t i = 0; i < members.size();) {
