@@ -4,6 +4,10 @@ namespace trafikey::properties {
 
 CheckedRun run_checked(const sim::RunPlan& plan, bool keep_history_text, bool with_model) {
   Checker checker(with_model);
+  return run_checked(plan, keep_history_text, checker);
+}
+
+CheckedRun run_checked(const sim::RunPlan& plan, bool keep_history_text, Checker& checker) {
   sim::RunOptions options;
   options.keep_history_text = keep_history_text;
   options.on_world = [&](sim::World& w) { w.set_observer(&checker); };

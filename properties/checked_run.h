@@ -21,5 +21,7 @@ struct CheckedRun {
 
 // with_model false: every invariant but verb.model (the bench's measure of the model's cost)
 CheckedRun run_checked(const sim::RunPlan& plan, bool keep_history_text, bool with_model = true);
+// The same with a checker of the caller's (fresh: one per run).
+CheckedRun run_checked(const sim::RunPlan& plan, bool keep_history_text, Checker& checker);
 
 }  // namespace trafikey::properties

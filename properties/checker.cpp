@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/args.h"
+#include "core/commands.h"
 #include "core/epoch.h"
 #include "core/text.h"
 #include "core/keys.h"
@@ -66,9 +67,11 @@ std::string stamp_text(const std::optional<sim::LeaseStamp>& s) {
 // One row's fields, its key looked up once.
 class RowView {
  public:
-  RowView(const Keyspace& data, const QueueKeys& keys, std::string_view id) {
+  RowView(const Keyspace& data, const QueueKeys& keys, std::string_view id) : hash_(row_of(data, keys, id)) {}
+  explicit RowView(const Keyspace::Hash* hash) : hash_(hash) {}
+  static const Keyspace::Hash* row_of(const Keyspace& data, const QueueKeys& keys, std::string_view id) {
     bool wrong = false;
-    hash_ = data.hash_at(keys.row_name(id).view(), wrong);
+    return data.hash_at(keys.row_name(id).view(), wrong);
   }
   const std::string* field(std::string_view name) const {
     return hash_ ? Keyspace::hash_field(*hash_, name) : nullptr;
@@ -107,6 +110,22 @@ std::optional<std::string_view> set_key_queue(std::string_view key) {
 
 constexpr std::array<JobState, 4> set_states{JobState::pending, JobState::active, JobState::done,
                                              JobState::dead};
+
+// What one journal entry (sim/undo.h) touched: a job, by its row or its member of a set
+// (job(queue, id)), or a set written whole (DEL, SET, or as a hash: queue(queue)).
+template <class Job, class Queue>
+void classify_write(sim::UndoLog::Wrote wrote, std::string_view key, std::string_view name, Job&& job,
+                    Queue&& queue) {
+  if (auto row = parse_row_key(key)) {
+    job(row->queue, row->id);
+  } else if (auto q = set_key_queue(key)) {
+    if (wrote == sim::UndoLog::Wrote::member) {
+      job(*q, name);
+    } else {
+      queue(*q);
+    }
+  }
+}
 
 }  // namespace
 
@@ -219,45 +238,52 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
 
 void Checker::after_call(const World& world, const CallRecord& call) {
   current_ = &call;
-  const std::string verb = call.argv.empty() ? "" : upper(call.argv[0]);
+  // The verb through the core's command table (as the server and the ledger find it), not
+  // an upper-cased copy compared with each name.
+  const CommandSpec* spec = call.argv.empty() ? nullptr : find_command(call.argv[0]);
+  const auto is = [&](VerbId id) { return spec && spec->id == id; };
+  const auto verb = [&] { return spec ? std::string(spec->name) : upper(call.argv.empty() ? "" : call.argv[0]); };
   const Reply& r = call.reply;
   // verb.atomic: a refusal writes nothing; neither does a "not live"/"exists" 0.
   judge(id_of("verb.atomic"));
   if (r.is_error() && call.writes != 0) {
-    fail("verb.atomic", world, verb + " was refused with \"" + r.text() + "\" but wrote " +
+    fail("verb.atomic", world, verb() + " was refused with \"" + r.text() + "\" but wrote " +
                                    std::to_string(call.writes) + " time(s)");
   }
   const bool zero = r.kind() == Reply::Kind::integer && r.as_integer() == 0 &&
-                    (verb == "EMQ.ADD" || verb == "EMQ.EXTEND" || verb == "EMQ.COMPLETE" ||
-                     verb == "EMQ.FAIL");
-  const bool all_zero = r.kind() == Reply::Kind::array && verb == "EMQ.EXTENDS" &&
+                    (is(VerbId::add) || is(VerbId::extend) || is(VerbId::complete) || is(VerbId::fail));
+  const bool all_zero = r.kind() == Reply::Kind::array && is(VerbId::extends) &&
                         std::all_of(r.items().begin(), r.items().end(),
                                     [](const Reply& x) { return x.as_integer() == 0; });
   if ((zero || all_zero) && call.writes != 0) {
-    fail("verb.atomic", world, verb + " answered 0 (nothing done) but wrote " +
+    fail("verb.atomic", world, verb() + " answered 0 (nothing done) but wrote " +
                                    std::to_string(call.writes) + " time(s)");
   }
 
   if (world.module_loaded() && !r.is_error() && call.argv.size() >= 2) {
-    if (verb == "EMQ.STALLED.CHECK") check_sweep(world, call);
-    if (verb == "EMQ.EXTEND" || verb == "EMQ.EXTENDS" || verb == "EMQ.COMPLETE" ||
-        verb == "EMQ.FAIL") {
+    if (is(VerbId::stalled_check)) check_sweep(world, call);
+    if (is(VerbId::extend) || is(VerbId::extends) || is(VerbId::complete) || is(VerbId::fail)) {
       check_lease_verb(world, call);
     }
-    if (verb == "EMQ.CLAIM" && r.kind() == Reply::Kind::array) {
+    if (is(VerbId::claim) && r.kind() == Reply::Kind::array) {
       judge(id_of("queue.fence"));
       for (const Reply& claimed : r.items()) {
         if (claimed.items().size() != 3) continue;
-        const auto key = std::make_pair(std::string(call.argv[1]), claimed.items()[0].text());
+        const std::string_view id = claimed.items()[0].text();
         const std::int64_t token = claimed.items()[1].as_integer();
+        const std::string_view key = token_key(call.argv[1], id);
         auto it = tokens_.find(key);
-        if (it != tokens_.end() && token <= it->second) {
+        if (it == tokens_.end()) {
+          tokens_.emplace(std::string(key), token);
+          continue;
+        }
+        if (token <= it->second) {
           fail("queue.fence", world,
-               "CLAIM granted token " + std::to_string(token) + " of " + key.second +
+               "CLAIM granted token " + std::to_string(token) + " of " + std::string(id) +
                    ", but token " + std::to_string(it->second) +
                    " was already granted: two holders could share a live token");
         }
-        tokens_[key] = token;
+        it->second = token;
       }
     }
   }
@@ -271,7 +297,7 @@ void Checker::after_call(const World& world, const CallRecord& call) {
     const auto& t = job->transitions.back();
     if (!graph_.allowed(t.from, t.to)) {
       fail("queue.transitions", world,
-           verb + " answered as if " + job->id + " moved " + edge_name(t.from, t.to) +
+           verb() + " answered as if " + job->id + " moved " + edge_name(t.from, t.to) +
                ", which is not an edge of the state graph");
     }
   }
@@ -297,18 +323,11 @@ void Checker::collect_touched(const World& world, const CallRecord& call) {
   // What the server wrote, from its journal; the model's writes, from its own.
   writes_.clear();
   const sim::UndoLog* journal = world.data().journal();
+  auto whole = [&](std::string_view q) { touched_.queues.push_back(q); };
   const bool told = journal && journal->each_since(server_from_, [&](sim::UndoLog::Wrote wrote,
                                                                       std::string_view key,
                                                                       std::string_view name) {
-    if (auto row = parse_row_key(key)) {
-      touch(row->queue, row->id);
-    } else if (auto q = set_key_queue(key)) {
-      if (wrote == sim::UndoLog::Wrote::member) {
-        touch(*q, name);
-      } else {
-        touched_.queues.push_back(*q);  // the set written whole (DEL, SET) or as a hash
-      }
-    }
+    classify_write(wrote, key, name, touch, whole);
     if (with_model_) writes_.push_back({key, name, wrote});
   });
   if (!told) touched_.everything = true;
@@ -469,24 +488,116 @@ void Checker::check_lease_verb(const World& world, const CallRecord& call) {
 
 // ---- after a start
 
+void Checker::before_rollback(const World& world, std::int64_t position, std::int64_t kept_calls) {
+  // Copied now: the rewind drops these journal entries and the ledger's events.
+  rollback_.told = true;
+  auto job = [&](std::string_view q, std::string_view id) {
+    if (rollback_.ids.empty() || rollback_.ids.back().first != q || rollback_.ids.back().second != id) {
+      rollback_.ids.emplace_back(q, id);
+    }
+  };
+  auto whole = [&](std::string_view) { rollback_.everything = true; };
+  const sim::UndoLog* journal = world.data().journal();
+  const bool told = journal && journal->each_since(position, [&](sim::UndoLog::Wrote wrote, std::string_view key,
+                                                                 std::string_view name) {
+    classify_write(wrote, key, name, job, whole);
+    if (with_model_ && (rollback_.keys.empty() || rollback_.keys.back() != key)) rollback_.keys.emplace_back(key);
+  });
+  if (!told) rollback_.everything = true;
+  world.ledger().each_moved_after(kept_calls, job);
+}
+
 void Checker::after_start(const World& world) {
   check_epoch_load(world);
-  // the model keeps what the world kept: the prefix of its own write stream
-  model_.keep_calls(world.kept_calls());
-  model_.new_process();
-  check_model_keyspace(world, "at the start of incarnation " + std::to_string(world.incarnation()) +
-                                  " on " + std::to_string(world.kept_calls()) + " kept of " +
-                                  std::to_string(world.calls()) + " calls");
-  // persistence may have rolled rows back: transitions restart from what was kept
-  shadow_.clear();
-  tokens_.clear();
-  for (const auto& [key, job] : world.ledger().jobs()) {
-    if (job.token > 0) tokens_[key] = job.token;
-    if (!queues_.contains(key.first)) continue;
-    const std::string* state = field(world.data(), QueueKeys(key.first).row(job.id), "state");
-    if (state) shadow_[key.first].emplace(job.id, *state);
+  const std::string when = "at the start of incarnation " + std::to_string(world.incarnation()) + " on " +
+                           std::to_string(world.kept_calls()) + " kept of " + std::to_string(world.calls()) +
+                           " calls";
+  // What the new process holds that was not judged already. Every call was judged (the
+  // jobs and keys it touched) and the phase ends judged everything, so the dataset as of
+  // the kept calls was judged when they ran; the ledger truncated to them is the ledger as
+  // it stood then (sim/ledger.h), and so is the model (its own write stream, never the
+  // server's). So a start judges what the rollback took back: the keys the server's
+  // journal and the model's undid, the jobs the ledger's lost events moved. Judged whole:
+  // the first start, a start that emptied the dataset (persistence `none`), and any
+  // rollback a journal cannot account for or that took a set back whole.
+  bool whole = whole_at_starts_ || !started_ || rollback_.everything ||
+               (!rollback_.told && world.kept_calls() != world.calls());
+  if (with_model_) {
+    // the model keeps what the world kept: the prefix of its own write stream
+    auto job = [&](std::string_view q, std::string_view id) { rollback_.ids.emplace_back(q, id); };
+    auto all = [&](std::string_view) { whole = true; };
+    const bool told = model_.data().journal()->each_since(
+        model_.position_after(world.kept_calls()),
+        [&](sim::UndoLog::Wrote wrote, std::string_view key, std::string_view name) {
+          classify_write(wrote, key, name, job, all);
+          if (rollback_.keys.empty() || rollback_.keys.back() != key) rollback_.keys.emplace_back(key);
+        });
+    if (!told) whole = true;
+    model_.keep_calls(world.kept_calls());
+    model_.new_process();
   }
-  check_state(world);
+  started_ = true;
+  if (whole) {
+    check_model_keyspace(world, when);
+    // persistence may have rolled rows back: transitions restart from what was kept
+    shadow_.clear();
+    tokens_.clear();
+    for (const auto& [key, job] : world.ledger().jobs()) {
+      if (job.token > 0) tokens_.emplace(std::string(token_key(key.first, key.second)), job.token);
+      if (!queues_.contains(key.first)) continue;
+      const std::string* state = field(world.data(), QueueKeys(key.first).row(job.id), "state");
+      if (state) shadow_[key.first].emplace(job.id, *state);
+    }
+    check_state(world);
+  } else {
+    judge_rollback(world, when);
+  }
+  rollback_.told = rollback_.everything = false;
+  rollback_.ids.clear();
+  rollback_.keys.clear();
+}
+
+void Checker::judge_rollback(const World& world, std::string_view when) {
+  // verb.model: the keys either side undid
+  if (with_model_) {
+    judge(id_of("verb.model"));
+    std::sort(rollback_.keys.begin(), rollback_.keys.end());
+    rollback_.keys.erase(std::unique(rollback_.keys.begin(), rollback_.keys.end()), rollback_.keys.end());
+    for (const std::string& key : rollback_.keys) {
+      const std::string diff = model::compare_key(world.data(), model_.data(), key);
+      if (diff.empty()) continue;
+      fail("verb.model", world, "st=" + std::to_string(world.server_ms()) + ", " + std::string(when) +
+                                    ": the keyspace differs from the model's: " + diff);
+      break;
+    }
+  }
+  // The jobs rolled back: transitions restart from what was kept, the highest token
+  // granted is the kept one, and each is judged as after a call.
+  std::sort(rollback_.ids.begin(), rollback_.ids.end());
+  rollback_.ids.erase(std::unique(rollback_.ids.begin(), rollback_.ids.end()), rollback_.ids.end());
+  touched_.ids.clear();
+  touched_.queues.clear();
+  touched_.everything = false;
+  for (const auto& [q, id] : rollback_.ids) {
+    const JobTruth* job = world.ledger().job(q, id);
+    const std::string_view key = token_key(q, id);
+    if (job && job->token > 0) {
+      tokens_.insert_or_assign(std::string(key), job->token);
+    } else if (auto it = tokens_.find(key); it != tokens_.end()) {
+      tokens_.erase(it);
+    }
+    auto known = shadow_.find(q);
+    if (known != shadow_.end()) {
+      const std::string* state = field(world.data(), QueueKeys(q).row(id), "state");
+      if (state) {
+        known->second.insert_or_assign(id, *state);
+      } else if (auto it = known->second.find(id); it != known->second.end()) {
+        known->second.erase(it);
+      }
+    }
+    touched_.ids.emplace_back(q, id);
+  }
+  check_touched(world);
 }
 
 void Checker::after_reload(const World& world) {
@@ -548,34 +659,40 @@ void Checker::check_model(const World& world, const CallRecord& call) {
   // differs then only in its size or in a member one side wrote: those are compared, not
   // its every member (an O(jobs) compare per call). Anything else is small and compared
   // whole.
-  std::vector<std::string_view>& order = written_keys_;
-  order.clear();
-  for (const Write& w : writes_) {
-    if (!order.empty() && order.back() == w.key) continue;
-    if (std::find(order.begin(), order.end(), w.key) == order.end()) order.push_back(w.key);
-  }
   const Keyspace& server = world.data();
   const Keyspace& mine = model_.data();
-  auto differs = [&](std::string_view key) {
-    const Keyspace::Value* a = server.find(key);
-    const Keyspace::Value* b = mine.find(key);
-    if (!a || !b || a->index() != 2 || b->index() != 2) return true;  // compare_key decides
-    for (const Write& w : writes_) {
-      if (w.key == key && w.wrote != sim::UndoLog::Wrote::member) return true;  // written whole
+  // Whether a key may differ, from a run of its writes [from, to): a sorted set that held
+  // the same before the call differs only in its size or in a member one side wrote (an
+  // O(jobs) compare per call otherwise). Anything else (a string, a row, a key written
+  // whole, a key on one side only, of two types) is small or new and is compared whole.
+  auto differs = [&](const Keyspace::Value* a, const Keyspace::Value* b, std::size_t from, std::size_t to) {
+    if (!a || !b || a->index() != b->index() || a->index() == 0) return true;
+    for (std::size_t i = from; i < to; ++i) {
+      if (writes_[i].wrote == sim::UndoLog::Wrote::key) return true;
     }
+    // a row: a dozen fields, compared whole in one pass (same_value looks at the same place
+    // first), cheaper than looking each written field up on both sides
+    if (a->index() == 1) return !model::same_value(a, b);
     const Keyspace::Zset& x = *std::get<2>(*a);
     const Keyspace::Zset& y = *std::get<2>(*b);
     if (x.order.size() != y.order.size()) return true;
-    for (const Write& w : writes_) {
-      if (w.key != key) continue;
-      const auto* p = x.scores.find(w.name);
-      const auto* q = y.scores.find(w.name);
+    for (std::size_t i = from; i < to; ++i) {
+      const auto* p = x.scores.find(writes_[i].name);
+      const auto* q = y.scores.find(writes_[i].name);
       if ((p == nullptr) != (q == nullptr) || (p && p->second != q->second)) return true;
     }
     return false;
   };
-  for (std::string_view key : order) {
-    if (!differs(key)) continue;
+  // By runs of writes to one key, in the journals' order (a call writes a key's fields
+  // together): a key written in several runs is looked at once per run, each run's own
+  // fields and members, which together are all of them. Cheaper than sorting the writes.
+  for (std::size_t from = 0; from < writes_.size();) {
+    const std::string_view key = writes_[from].key;
+    std::size_t to = from + 1;
+    while (to < writes_.size() && writes_[to].key == key) ++to;
+    const bool maybe = differs(server.find(key), mine.find(key), from, to);
+    from = to;
+    if (!maybe) continue;
     std::string diff = model::compare_key(server, mine, key);
     if (diff.empty()) continue;
     fail("verb.model", world, head() + " as the model expected, but " + diff + note());
@@ -662,7 +779,7 @@ void Checker::check_queue(const World& world, const std::string& q,
   }
   const auto& ghosts = world.ledger().ghosts();
   auto ghost = [&](std::string_view id) {
-    return !ghosts.empty() && ghosts.contains({q, std::string(id)});
+    return !ghosts.empty() && ghosts.contains(std::pair<std::string_view, std::string_view>(q, id));
   };
   Shadow& shadow = shadow_[q];
   if (!ids) {
@@ -688,7 +805,7 @@ void Checker::check_queue(const World& world, const std::string& q,
       for (; i < members.size() && members[i].first == id; ++i) in.push_back(members[i].second);
       // an operator deleted this row: a ghost until CLAIM or the sweep removes the id
       if (ghost(id)) continue;
-      check_member(world, keys, shadow, id, in);
+      check_member(world, RowView::row_of(data, keys, id), shadow, id, in);
     }
     // The ledger lists its jobs by (queue, id), bytes compared as here: one walk along
     // `members` finds each job's sets.
@@ -699,42 +816,43 @@ void Checker::check_queue(const World& world, const std::string& q,
       const std::string_view id = job.id;
       while (it != members.end() && it->first < id) ++it;
       for (; it != members.end() && it->first == id; ++it) in.push_back(it->second);
-      check_ledger_job(world, keys, job, in);
+      check_ledger_job(world, RowView::row_of(data, keys, id), job, in);
     }
     return;
   }
-  // the same judgements, in the same order, of the touched ids only
-  std::vector<JobState> in;
-  auto sets_of = [&](std::string_view id) {
-    in.clear();
+  // The same judgements, in the same order, of the touched ids only: each id's sets, row
+  // and ledger job looked up once for both.
+  auto& probes = probes_;
+  probes.clear();
+  for (std::string_view id : *ids) {
+    if (ghost(id)) continue;
+    Probe& p = probes.emplace_back();
+    p.id = id;
     for (std::size_t i = 0; i < sets.size(); ++i) {
-      if (sets[i] && sets[i]->scores.contains(id)) in.push_back(set_states[i]);
+      if (sets[i] && sets[i]->scores.contains(id)) p.in[p.sets++] = set_states[i];
     }
-  };
-  for (std::string_view id : *ids) {
-    sets_of(id);
-    if (in.empty() || ghost(id)) continue;
-    check_member(world, keys, shadow, id, in);
+    p.row = RowView::row_of(data, keys, id);
+    p.job = world.ledger().job(q, id);
   }
-  for (std::string_view id : *ids) {
-    const JobTruth* job = world.ledger().job(q, id);
-    if (!job || ghost(id)) continue;
-    sets_of(id);
-    check_ledger_job(world, keys, *job, in);
+  for (const Probe& p : probes) {
+    if (p.sets > 0) check_member(world, p.row, shadow, p.id, {p.in.data(), p.sets});
+  }
+  for (const Probe& p : probes) {
+    if (p.job) check_ledger_job(world, p.row, *p.job, {p.in.data(), p.sets});
   }
 }
 
 // A member of the queue's sets (not a ghost): one set, a row whose state names it, a move
 // that is an edge, budgets within bounds.
-void Checker::check_member(const World& world, const QueueKeys& keys, Shadow& shadow,
-                           std::string_view id, const std::vector<JobState>& in) {
+void Checker::check_member(const World& world, const Keyspace::Hash* row_hash, Shadow& shadow,
+                           std::string_view id, std::span<const JobState> in) {
   if (in.size() != 1) {
     std::string list;
     for (JobState s : in) list += (list.empty() ? "" : " and ") + std::string(job_state_name(s));
     fail("queue.conserve", world, std::string(id) + " is in " + list + " at once");
     return;
   }
-  const RowView row(world.data(), keys, id);
+  const RowView row(row_hash);
   const std::string* state = row.field("state");
   if (!state) {
     fail("queue.conserve", world, std::string(id) + " is in " + std::string(job_state_name(in[0])) +
@@ -782,9 +900,9 @@ void Checker::check_member(const World& world, const QueueKeys& keys, Shadow& sh
 
 // A job of the ledger (not a ghost) against the server: in a set, the set its replies
 // imply, charged as its history charges, stamped by the process of its last lease.
-void Checker::check_ledger_job(const World& world, const QueueKeys& keys, const JobTruth& job,
-                               const std::vector<JobState>& in) {
-  const RowView row(world.data(), keys, job.id);
+void Checker::check_ledger_job(const World& world, const Keyspace::Hash* row_hash, const JobTruth& job,
+                               std::span<const JobState> in) {
+  const RowView row(row_hash);
   if (in.empty()) {
     fail("queue.conserve", world, job.id + " is " + std::string(job_state_name(job.state)) +
                                       " in the ledger but in no set on the server");

@@ -24,6 +24,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -65,9 +66,13 @@ class Checker final : public sim::WorldObserver {
   Checker() = default;
   // without_model: verb.model not judged (the bench's measure of what the model costs)
   explicit Checker(bool with_model) : with_model_(with_model) {}
+  // whole_at_starts: every start judges every job and key, not only what its rollback took
+  // back (see after_start): the cross-check the tests run both ways.
+  Checker(bool with_model, bool whole_at_starts) : whole_at_starts_(whole_at_starts), with_model_(with_model) {}
 
   void before_call(const sim::World& world, std::string_view actor, Args argv) override;
   void after_call(const sim::World& world, const sim::CallRecord& call) override;
+  void before_rollback(const sim::World& world, std::int64_t position, std::int64_t kept_calls) override;
   void after_start(const sim::World& world) override;
   void after_reload(const sim::World& world) override;
   void at_phase(const sim::World& world, std::string_view name) override;
@@ -144,6 +149,8 @@ class Checker final : public sim::WorldObserver {
   void check_lease_verb(const sim::World& world, const sim::CallRecord& call);
   void check_transitions(const sim::World& world);
   void check_epoch_load(const sim::World& world);
+  // A start after a rollback: judges what rollback_ names (see after_start).
+  void judge_rollback(const sim::World& world, std::string_view when);
   void check_model(const sim::World& world, const sim::CallRecord& call);
   // What the call touched (touched_, writes_): the jobs the ledger moved (Ledger::each_moved,
   // read from the argv and the reply) and what the journals hold.
@@ -154,10 +161,20 @@ class Checker final : public sim::WorldObserver {
   // check_state's judgements of one queue: of every job (ids null) or of `ids` (sorted).
   void check_queue(const sim::World& world, const std::string& q, const std::vector<std::string_view>* ids);
   using Shadow = std::unordered_map<std::string, std::string, StringHash, StringEqual>;
-  void check_member(const sim::World& world, const QueueKeys& keys, Shadow& shadow, std::string_view id,
-                    const std::vector<JobState>& in);
-  void check_ledger_job(const sim::World& world, const QueueKeys& keys, const sim::JobTruth& job,
-                        const std::vector<JobState>& in);
+  // row: the job's row on the server (null: none)
+  void check_member(const sim::World& world, const sim::Keyspace::Hash* row, Shadow& shadow, std::string_view id,
+                    std::span<const JobState> in);
+  void check_ledger_job(const sim::World& world, const sim::Keyspace::Hash* row, const sim::JobTruth& job,
+                        std::span<const JobState> in);
+  // One touched id of a queue, looked up once for both judgements (check_queue).
+  struct Probe {
+    std::string_view id;
+    std::array<JobState, 4> in{};  // the sets holding it: in[0, sets)
+    std::size_t sets = 0;
+    const sim::Keyspace::Hash* row = nullptr;
+    const sim::JobTruth* job = nullptr;
+  };
+  std::vector<Probe> probes_;
   static JobSeen seen(const sim::JobTruth& job);
 
   std::vector<Violation> violations_;
@@ -171,16 +188,36 @@ class Checker final : public sim::WorldObserver {
   std::set<std::string, std::less<>> queues_;  // queues the history has touched
   // Snapshot taken in before_call for the call being judged.
   std::vector<std::pair<std::string, JobSeen>> before_jobs_;  // lease verbs: the model's view
-  std::map<std::pair<std::string, std::string>, std::int64_t> tokens_;  // highest token granted
+  // The highest token granted, by job, keyed "queue\0id": one string, looked up through
+  // token_key()'s reused buffer rather than a pair of strings built per lookup.
+  std::unordered_map<std::string, std::int64_t, StringHash, StringEqual> tokens_;
+  std::string token_key_;
+  std::string_view token_key(std::string_view q, std::string_view id) {
+    token_key_.assign(q);
+    token_key_.push_back('\0');
+    token_key_.append(id);
+    return token_key_;
+  }
   SweepBefore sweep_;
+  // What the rollback before this start takes back, copied before the world undoes it
+  // (before_rollback) and by after_start from the model's journal: a start judges these
+  // and not every job and key.
+  struct Rollback {
+    bool told = false;        // before_rollback ran since the last start
+    bool everything = false;  // a journal could not tell, or a set was taken back whole
+    std::vector<std::pair<std::string, std::string>> ids;  // (queue, id)
+    std::vector<std::string> keys;                         // keys either side undid
+  };
+  Rollback rollback_;
+  bool started_ = false;  // the first start judges everything
+  bool whole_at_starts_ = false;
   const sim::CallRecord* current_ = nullptr;
   // The call being judged: the journals' positions before it, and what it touched.
   std::int64_t server_from_ = -1, model_from_ = -1;
   Touched touched_;
   bool new_queue_ = false;  // the call's queue is first seen at it
   std::vector<Write> writes_;
-  std::vector<std::string_view> written_keys_;
-  std::vector<std::pair<std::string_view, JobState>> members_;  // check_queue's whole-queue list  // check_model's: the keys of writes_, each once
+  std::vector<std::pair<std::string_view, JobState>> members_;  // check_queue's whole-queue list
   // verb.model: the model follows the world; expect_ is its prediction for the call.
   bool with_model_ = true;
   model::Model model_;

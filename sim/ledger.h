@@ -178,7 +178,7 @@ class Ledger {
   std::int64_t open_jobs() const { return open_; }
   // Ids whose row a plain DEL removed while the id may still sit in a set: ghosts, which
   // CLAIM and the sweep remove (EMQ §4, §5).
-  const std::set<Key>& ghosts() const { return ghosts_; }
+  const std::set<Key, KeyLess>& ghosts() const { return ghosts_; }
   // Calls f(queue, id) for each job call `index` moved, as apply() read them from its argv
   // and reply (none when it moved none, or when a later call has been applied since): a
   // checker judges these after the call instead of every word the call carries. The views
@@ -189,6 +189,19 @@ class Ledger {
     for (std::uint32_t i = events_.back().begin; i < events_.back().end; ++i) {
       const Key& key = slots_[items_[i].key].key;
       f(std::string_view(key.first), std::string_view(key.second));
+    }
+  }
+
+  // Calls f(queue, id) for each job the calls after `call` moved (newest first; a job may
+  // come more than once): what truncate(call) would take back. The views last until the
+  // ledger next changes.
+  template <class F>
+  void each_moved_after(std::int64_t call, F&& f) const {
+    for (auto e = events_.rbegin(); e != events_.rend() && e->call > call; ++e) {
+      for (std::uint32_t i = e->begin; i < e->end; ++i) {
+        const Key& key = slots_[items_[i].key].key;
+        f(std::string_view(key.first), std::string_view(key.second));
+      }
     }
   }
 
@@ -238,7 +251,7 @@ class Ledger {
 
   std::vector<std::uint32_t> order_;  // the key numbers of the held jobs, in key order
   std::int64_t open_ = 0;  // jobs for which is_open()
-  std::set<Key> ghosts_;
+  std::set<Key, KeyLess> ghosts_;
   // key -> key number, by open addressing: each cell is a key number + 1, or 0 when
   // empty; a power of two in size, at most half full. A node-based map cost an
   // allocation per new key and a division per lookup. Only looked up, never iterated:

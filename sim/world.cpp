@@ -108,7 +108,8 @@ void World::sync_persistence() {
   if (moved) forget_unreachable();
 }
 
-void World::rewind_to(std::int64_t position) {
+void World::rewind_to(std::int64_t position, std::int64_t kept_calls) {
+  if (observer_) observer_->before_rollback(*this, position, kept_calls);
   durable_pos_ = replica_pos_ = position;
   undo_.rewind(live_, position);  // the writes after `position` are lost
 }
@@ -226,7 +227,7 @@ void World::restart() {
       break;
     case Persistence::everysec:
     case Persistence::snapshot:
-      rewind_to(durable_pos_);
+      rewind_to(durable_pos_, durable_calls_);
       survived = durable_calls_;
       break;
     case Persistence::none:
@@ -245,7 +246,7 @@ void World::restart() {
 
 void World::failover() {
   // The promoted replica's disk and its own new replica start from what it held.
-  rewind_to(replica_pos_);
+  rewind_to(replica_pos_, replica_calls_);
   const std::int64_t survived = replica_calls_;
   ledger_.truncate(survived);
   durable_calls_ = calls_;

@@ -43,6 +43,13 @@ class WorldObserver {
     (void)world, (void)actor, (void)argv;
   }
   virtual void after_call(const World& world, const CallRecord& call) { (void)world, (void)call; }
+  // Before a restart or failover takes the dataset back to `position` of the write stream,
+  // keeping the first `kept_calls` calls: the journal and the ledger still hold what is
+  // about to be lost. Not called when nothing is undone (persistence `always` keeps every
+  // call; `none` empties the dataset and its journal).
+  virtual void before_rollback(const World& world, std::int64_t position, std::int64_t kept_calls) {
+    (void)world, (void)position, (void)kept_calls;
+  }
   // After a restart or failover has finished (new incarnation started, ledger truncated).
   virtual void after_start(const World& world) { (void)world; }
   // After a reload inside the same process (World::reload).
@@ -142,7 +149,8 @@ class World {
   // log's), so a sync costs nothing; a restart or a failover that goes back to one
   // undoes the writes after it. Positions count undo entries (one per hash field written).
   std::int64_t write_position() const { return undo_.position(); }
-  void rewind_to(std::int64_t position);  // live_ and every copy: as of `position`
+  // live_ and every copy: as of `position`, which holds the first `kept_calls` calls
+  void rewind_to(std::int64_t position, std::int64_t kept_calls);
   void forget_unreachable();              // bounds the undo log to what a copy may need
 
   WorldOptions options_;

@@ -20,6 +20,7 @@
 // restart or failover that kept n calls does. It is never rebuilt from the server.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -146,6 +147,12 @@ class Model {
   // kept): the model's dataset goes back to the end of call `calls`.
   void keep_calls(std::int64_t calls);
   std::int64_t calls() const { return static_cast<std::int64_t>(ends_.size()) - 1; }
+  // The position of the model's journal (data().journal()) at the end of call `calls`:
+  // what keep_calls(calls) would undo is the journal's entries after it.
+  std::int64_t position_after(std::int64_t calls) const {
+    const auto i = static_cast<std::size_t>(std::max<std::int64_t>(calls, 0));
+    return i < ends_.size() ? ends_[i] : undo_.position();
+  }
   // A new server process: its script cache is empty (EVALSHA answers NOSCRIPT).
   void new_process() { scripting_.flush(); }
 

@@ -1,0 +1,64 @@
+// The checker's starts: a start after a rollback judges what the rollback took back
+// (Checker::after_start), not every job and key again. What it must keep: every judgement
+// the whole scan made, with no false alarm from the transitions and tokens it carries over.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "properties/checked_run.h"
+#include "properties/checker.h"
+#include "sim/plan.h"
+
+namespace trafikey::properties {
+namespace {
+
+std::vector<sim::FaultKind> every_fault_kind() {
+  std::vector<sim::FaultKind> kinds;
+  for (std::string_view name : sim::fault_kind_names()) kinds.push_back(*sim::parse_fault_kind(name));
+  return kinds;
+}
+
+// Runs judged both ways agree, under every persistence mode: same history, no violation
+// either way, and the rollback starts judged something (their rolled-back jobs).
+TEST(Checker, a_start_judges_what_its_rollback_took_back_and_agrees_with_the_whole_scan) {
+  const std::vector<sim::Persistence> modes{sim::Persistence::always, sim::Persistence::everysec,
+                                            sim::Persistence::snapshot, sim::Persistence::none};
+  std::int64_t lost_calls_seen = 0;  // starts that lost calls
+  for (const sim::Persistence mode : modes) {
+    for (std::uint64_t seed = 1; seed <= 12; ++seed) {
+      sim::PlanChoices choices;
+      choices.seed = seed;
+      choices.jobs = 15;
+      choices.workers = 3;
+      choices.persistence = mode;
+      choices.fault_kinds = every_fault_kind();
+      const sim::RunPlan plan = sim::draw_plan(choices);
+      Checker rollback_only(true, false);
+      Checker whole(true, true);
+      const CheckedRun a = run_checked(plan, true, rollback_only);
+      const CheckedRun b = run_checked(plan, true, whole);
+      SCOPED_TRACE("persistence " + std::string(sim::persistence_name(mode)) + ", seed " + std::to_string(seed));
+      EXPECT_EQ(a.summary.fingerprint, b.summary.fingerprint);
+      ASSERT_TRUE(a.violations.empty()) << a.violations.front().describe();
+      ASSERT_TRUE(b.violations.empty()) << b.violations.front().describe();
+      // each judged as often or less (a start judges a part), never an invariant dropped
+      for (const auto& [id, n] : b.judged) {
+        EXPECT_EQ(a.judged.contains(id), n > 0) << id;
+      }
+      EXPECT_EQ(a.edges, b.edges);
+      // the starts that lost calls: the rollbacks judged alone
+      for (std::size_t at = a.summary.history.find("\"lost_calls\":"); at != std::string::npos;
+           at = a.summary.history.find("\"lost_calls\":", at + 1)) {
+        if (a.summary.history.compare(at + 13, 2, "0,") != 0 && a.summary.history.compare(at + 13, 2, "0}") != 0) {
+          ++lost_calls_seen;
+        }
+      }
+    }
+  }
+  // the rollback path ran (everysec, snapshot and failovers lose calls)
+  EXPECT_GT(lost_calls_seen, 100) << lost_calls_seen;
+}
+
+}  // namespace
+}  // namespace trafikey::properties
