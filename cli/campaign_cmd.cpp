@@ -16,8 +16,10 @@
 #include "properties/coverage.h"
 #include "cli/campaign_dashboard.h"
 #include "cli/campaign_junit.h"
+#include "core/states.h"
 #include "core/text.h"
 #include "properties/failure_files.h"
+#include "sim/world.h"
 #include "cli/commands.h"
 #include "cli/minimize_progress.h"
 #include "sim/plan.h"
@@ -62,10 +64,6 @@ std::string row(const std::map<std::string, std::int64_t>& counts,
   return s;
 }
 
-constexpr std::string_view verdict_names[] = {"ghost", "lane", "exempt", "counted-recovered",
-                                             "counted-dead"};
-constexpr std::string_view edge_names[] = {"pending->active", "active->pending", "active->done",
-                                           "active->dead"};
 
 }  // namespace
 
@@ -215,8 +213,8 @@ void add_campaign(CLI::App& app) {
     std::cout << "coverage over " << result.passed << " passing runs (" << calls << " calls, "
               << result.determinism_checked << " run twice for determinism):\n"
               << "  faults  " << row(result.faults, sim::fault_kind_names()) << "\n"
-              << "  verdicts" << row(result.verdicts, verdict_names) << "\n"
-              << "  edges   " << row(result.edges, edge_names) << "\n"
+              << "  verdicts" << row(result.verdicts, sim::sweep_verdict_names) << "\n"
+              << "  edges   " << row(result.edges, allowed_transition_names) << "\n"
               << "coverage targets (properties/coverage.h):\n" << properties::coverage_table(result);
     auto report = [&](const std::string& replay, const std::string& failure_history,
                       const std::vector<properties::Violation>& failure_violations) {

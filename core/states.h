@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 #include <utility>
 
@@ -25,5 +26,10 @@ inline constexpr std::array<std::pair<JobState, JobState>, 4> allowed_transition
     {JobState::active, JobState::done},
     {JobState::active, JobState::dead},
 }};
+// Their names, in the same order ("pending->active" is transition_name(pending, active)):
+// what campaign summaries and reports list even when no run took an edge.
+inline constexpr std::array<std::string_view, 4> allowed_transition_names{"pending->active", "active->pending",
+                                                                         "active->done", "active->dead"};
+std::string transition_name(JobState from, JobState to);
 
 }  // namespace trafikey

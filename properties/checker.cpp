@@ -54,6 +54,10 @@ std::string field_or(const Keyspace& data, const std::string& row, std::string_v
   return v ? *v : std::string(absent);
 }
 
+// A field's value for a message: "-" when absent (field_or), "" quoted when empty, so
+// "stamp " + v never reads as a missing word.
+std::string shown(const std::string& value) { return value.empty() ? "\"\"" : value; }
+
 std::int64_t count_of(std::string_view text) {
   if (text == "-" || text.empty()) return 0;
   return parse_int64(text).value_or(-1);
@@ -297,7 +301,7 @@ void Checker::after_call(const World& world, const CallRecord& call) {
     const auto& t = job->transitions.back();
     if (!graph_.allowed(t.from, t.to)) {
       fail("queue.transitions", world,
-           verb() + " answered as if " + job->id + " moved " + edge_name(t.from, t.to) +
+           verb() + " answered as if " + job->id + " moved " + transition_name(t.from, t.to) +
                ", which is not an edge of the state graph");
     }
   }
@@ -402,15 +406,15 @@ void Checker::check_sweep(const World& world, const CallRecord& call) {
         if (!before.lease_epoch.empty() && before.lease_epoch == ids[i]) stamp_inc = static_cast<int>(i);
       }
       story = "lease of " + id + " (" +
-              (before.lease_epoch == "-" ? std::string("no stamp") : "stamp " + before.lease_epoch) + ")";
+              (before.lease_epoch == "-" ? std::string("no stamp") : "stamp " + shown(before.lease_epoch)) + ")";
     }
     const std::string by = ", judged by the sweep of incarnation " + std::to_string(inc) +
                            " at t=" + std::to_string(call.at.true_ms);
     if (stamp_inc != inc) {
       if (stalled_after != before.stalled || listed_dead || state_after != "pending") {
         fail("epoch.exempt", world,
-             story + by + ": counted (stalled " + before.stalled + " -> " + stalled_after +
-                 ", state " + state_after + ") although " +
+             story + by + ": counted (stalled " + shown(before.stalled) + " -> " + shown(stalled_after) +
+                 ", state " + shown(state_after) + ") although " +
                  (before.lease_epoch == "-" ? "its row carries no stamp" : "the lease crossed a restart"));
       }
       return;
@@ -422,7 +426,7 @@ void Checker::check_sweep(const World& world, const CallRecord& call) {
       fail("epoch.counted", world,
            story + by + ": expected stalled " + std::to_string(s) + " and " +
                (should_die ? "dead" : "pending") + " at max_stalled " +
-               std::to_string(sweep_.max_stalled) + ", found stalled " + stalled_after +
+               std::to_string(sweep_.max_stalled) + ", found stalled " + shown(stalled_after) +
                ", state " + state_after + (listed_dead ? " (listed dead)" : ""));
     }
   };

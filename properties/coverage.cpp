@@ -2,19 +2,21 @@
 
 #include <cstdio>
 
+#include "core/states.h"
 #include "sim/plan.h"
 #include "sim/run.h"
+#include "sim/world.h"
 
 namespace trafikey::properties {
 
 const std::vector<CoverageTarget>& coverage_targets() {
   static const std::vector<CoverageTarget> targets = [] {
     std::vector<CoverageTarget> t;
-    for (const char* v : {"ghost", "lane", "exempt", "counted-recovered", "counted-dead"}) {
-      t.push_back({"verdict", v});
+    for (std::string_view v : sim::sweep_verdict_names) {
+      t.push_back({"verdict", std::string(v)});
     }
-    for (const char* e : {"pending->active", "active->pending", "active->done", "active->dead"}) {
-      t.push_back({"edge", e});
+    for (std::string_view e : allowed_transition_names) {
+      t.push_back({"edge", std::string(e)});
     }
     for (std::uint8_t k = 0; k <= static_cast<std::uint8_t>(sim::FaultKind::reload); ++k) {
       t.push_back({"fault", std::string(sim::fault_name(static_cast<sim::FaultKind>(k)))});

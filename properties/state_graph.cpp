@@ -43,12 +43,8 @@ std::int64_t StateGraph::count(JobState from, JobState to) const {
 
 std::map<std::string, std::int64_t> StateGraph::counts() const {
   std::map<std::string, std::int64_t> out;
-  for (const auto& [from, to] : allowed_transitions) out[edge_name(from, to)] = count(from, to);
+  for (const auto& [from, to] : allowed_transitions) out[transition_name(from, to)] = count(from, to);
   return out;
-}
-
-std::string edge_name(JobState from, JobState to) {
-  return std::string(job_state_name(from)) + "->" + std::string(job_state_name(to));
 }
 
 }  // namespace trafikey::properties

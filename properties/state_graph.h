@@ -30,6 +30,5 @@ class StateGraph {
   std::array<std::int64_t, states * states> counts_{};  // [from * states + to], edges only
 };
 
-std::string edge_name(JobState from, JobState to);
 
 }  // namespace trafikey::properties

@@ -8,7 +8,9 @@
 #include "reports/run_counts.h"
 #include "reports/run_section.h"
 #include "reports/state_graph.h"
+#include "core/states.h"
 #include "sim/plan.h"
+#include "sim/world.h"
 #include "sim/run_stats.h"
 
 namespace trafikey::reports {
@@ -17,8 +19,6 @@ namespace {
 
 // What a report of histories lists even when no run hit it (a campaign's summary lists
 // properties/coverage.h's targets instead).
-constexpr std::string_view sweep_verdict_kinds[] = {"ghost", "lane", "exempt", "counted-recovered", "counted-dead"};
-constexpr std::string_view state_edges[] = {"pending->active", "active->pending", "active->done", "active->dead"};
 // A report of histories lists at most this many failing runs in its table.
 constexpr std::size_t failing_rows_max = 100;
 
@@ -180,8 +180,8 @@ CampaignDashboard dashboard_of_runs(const std::vector<RunView>& runs, const std:
   d.coverage_runs = d.runs;
   std::map<std::string, CoverageBar> faults, verdicts, edges;
   for (std::string_view f : sim::fault_kind_names()) faults[std::string(f)].name = f;
-  for (std::string_view v : sweep_verdict_kinds) verdicts[std::string(v)].name = v;
-  for (std::string_view e : state_edges) edges[std::string(e)].name = e;
+  for (std::string_view v : sim::sweep_verdict_names) verdicts[std::string(v)].name = v;
+  for (std::string_view e : allowed_transition_names) edges[std::string(e)].name = e;
   auto reach = [](std::map<std::string, CoverageBar>& bars, const std::map<std::string, std::int64_t>& counts) {
     for (const auto& [k, n] : counts) {
       CoverageBar& b = bars[k];
@@ -231,8 +231,8 @@ CampaignDashboard dashboard_of_runs(const std::vector<RunView>& runs, const std:
                     [](const DashboardRun& a, const DashboardRun& b) { return sim::sampled_before(a.run, b.run); });
   }
   d.coverage = {{"fault kinds", in_order(faults, sim::fault_kind_names())},
-                {"sweep verdicts", in_order(verdicts, sweep_verdict_kinds)},
-                {"state edges", in_order(edges, state_edges)}};
+                {"sweep verdicts", in_order(verdicts, sim::sweep_verdict_names)},
+                {"state edges", in_order(edges, allowed_transition_names)}};
   d.calls_histogram.assign(calls_buckets.begin(), calls_buckets.end());
   d.sim_ms_histogram.assign(sim_ms_buckets.begin(), sim_ms_buckets.end());
   d.invariants = combine_invariants(runs);

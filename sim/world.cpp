@@ -180,7 +180,8 @@ const CallRecord& World::call(std::string_view actor, Args argv) {
       }
       return 0;
     };
-    auto verdict = [&](const std::string& id, std::string_view kind, int inc) {
+    auto verdict = [&](const std::string& id, SweepVerdict v, int inc) {
+      const std::string_view kind = sweep_verdict_name(v);
       history_.verdict(rec.at, actor, id, kind, inc);
       ++verdict_counts_[std::string(kind)];
     };
@@ -190,16 +191,16 @@ const CallRecord& World::call(std::string_view actor, Args argv) {
       const std::string* after = row ? Keyspace::hash_field(*row, "stalled") : nullptr;
       auto it = before.rows.find(id.text());
       const bool counted = (after ? *after : "") != (it == before.rows.end() ? "" : it->second.first);
-      verdict(id.text(), counted ? "counted-recovered" : "exempt", stamp_inc(id.text()));
+      verdict(id.text(), counted ? SweepVerdict::counted_recovered : SweepVerdict::exempt, stamp_inc(id.text()));
     }
     for (const Reply& id : rec.reply.items()[3].items()) {
-      verdict(id.text(), "counted-dead", stamp_inc(id.text()));
+      verdict(id.text(), SweepVerdict::counted_dead, stamp_inc(id.text()));
     }
     for (const Reply& id : rec.reply.items()[5].items()) {
-      verdict(id.text(), "ghost", 0);
+      verdict(id.text(), SweepVerdict::ghost, 0);
     }
     for (const Reply& id : rec.reply.items()[7].items()) {
-      verdict(id.text(), "lane", stamp_inc(id.text()));
+      verdict(id.text(), SweepVerdict::lane, stamp_inc(id.text()));
     }
   }
   ledger_.apply(rec);

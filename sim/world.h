@@ -17,6 +17,7 @@
 // multiple of replication_lag_ms; a new replica is then synced from the promoted server.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -74,6 +75,13 @@ struct WorldOptions {
 };
 
 enum class EpochFault : std::uint8_t { none, fail, malformed, given };
+
+// What a sweep did with each member it judged, as the world reads it from the server's
+// rows around the sweep (World::verdict_counts, the history's verdict lines).
+enum class SweepVerdict : std::uint8_t { ghost, lane, exempt, counted_recovered, counted_dead };
+inline constexpr std::array<std::string_view, 5> sweep_verdict_names{"ghost", "lane", "exempt", "counted-recovered",
+                                                                     "counted-dead"};
+inline std::string_view sweep_verdict_name(SweepVerdict v) { return sweep_verdict_names[static_cast<std::size_t>(v)]; }
 
 class World {
  public:

@@ -1,3 +1,4 @@
+#include "core/states.h"
 #include "core/text.h"
 
 #include <gtest/gtest.h>
@@ -30,6 +31,16 @@ TEST(Text, read_file_reads_every_byte_and_refuses_a_missing_file) {
   std::remove(path.c_str());
   EXPECT_FALSE(read_file(path).has_value());
   EXPECT_FALSE(read_file(testing::TempDir()).has_value()) << "a directory is not a file";
+}
+
+// The names summaries and reports list are the transitions' own names, in their order.
+TEST(Text, each_allowed_transition_name_is_its_states_names) {
+  ASSERT_EQ(allowed_transition_names.size(), allowed_transitions.size());
+  for (std::size_t i = 0; i < allowed_transitions.size(); ++i) {
+    const auto [from, to] = allowed_transitions[i];
+    EXPECT_EQ(allowed_transition_names[i], transition_name(from, to));
+  }
+  EXPECT_EQ(transition_name(JobState::active, JobState::dead), "active->dead");
 }
 
 }  // namespace
