@@ -381,7 +381,11 @@ void Checker::check_sweep(const World& world, const CallRecord& call) {
   }
 
   auto judge_member = [&](const std::string& id, bool listed_dead) {
-    const RowSeen& before = sweep_.rows[id];
+    auto seen = sweep_.rows.find(id);
+    // not due (not expired, or past LIMIT): reported above; its row was not read before
+    // the sweep, so there is no stamp or count to judge it by
+    if (seen == sweep_.rows.end() || seen->second.rank >= due) return;
+    const RowSeen& before = seen->second;
     const std::string row = keys.row(id);
     const std::string stalled_after = field_or(world.data(), row, "stalled");
     const std::string state_after = field_or(world.data(), row, "state");

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include "properties/scenario_export.h"
 #include "properties/scenario_replay.h"
+#include "sim/executor_scripts.h"
 #include "sim/scenario/parse.h"
 
 namespace trafikey::properties {
@@ -71,6 +73,46 @@ Verdict replay_unchecked(const scn::Scenario& scenario, std::vector<Reply>* repl
   }
   if (replay.checker().failed()) out.invariant = replay.checker().violations().front().invariant;
   return out;
+}
+
+// The native verb a call of the scripted executor (sim/executor_scripts.h: EVALSHA by
+// digest, or EVAL of the very body) stands for, with its queue read from its first key;
+// nullopt for any other call. The script's lease carries no stamp and the verb's does, so
+// the substitution is a different call: the minimizer keeps it only when the failure stays.
+std::optional<std::vector<std::string>> native_of(const std::vector<std::string>& argv) {
+  if (argv.size() < 3) return std::nullopt;
+  const std::string verb = upper(argv[0]);
+  sim::ExecutorScript script = sim::ExecutorScript::none;
+  if (verb == "EVALSHA") script = sim::executor_script_of_sha(argv[1]);
+  if (verb == "EVAL") script = sim::executor_script_of_body(argv[1]);
+  if (script == sim::ExecutorScript::none) return std::nullopt;
+  // "emq:{q}:pending" or "emq:{q}:active" -> q
+  const auto queue_of = [](const std::string& key) -> std::optional<std::string> {
+    const auto open = key.find('{'), close = key.find('}');
+    if (!key.starts_with("emq:{") || close == std::string::npos || close < open) return std::nullopt;
+    return key.substr(open + 1, close - open - 1);
+  };
+  const std::size_t keys = argv[2] == "2" ? 2 : argv[2] == "3" ? 3 : 0;
+  if (keys == 0 || argv.size() < 3 + keys) return std::nullopt;
+  const auto q = queue_of(argv[3]);
+  if (!q) return std::nullopt;
+  const std::vector<std::string> args(argv.begin() + static_cast<std::ptrdiff_t>(3 + keys), argv.end());
+  switch (script) {
+    case sim::ExecutorScript::claim:  // ARGV lease_ms count
+      if (keys != 2 || args.size() != 2) return std::nullopt;
+      return std::vector<std::string>{"EMQ.CLAIM", *q, args[0], "COUNT", args[1]};
+    case sim::ExecutorScript::extend:  // ARGV id token lease_ms
+      if (keys != 2 || args.size() != 3) return std::nullopt;
+      return std::vector<std::string>{"EMQ.EXTEND", *q, args[0], args[1], args[2]};
+    case sim::ExecutorScript::complete: {  // ARGV id token [result]
+      if (keys != 3 || args.size() < 2 || args.size() > 3) return std::nullopt;
+      std::vector<std::string> out{"EMQ.COMPLETE", *q};
+      out.insert(out.end(), args.begin(), args.end());
+      return out;
+    }
+    case sim::ExecutorScript::none: break;
+  }
+  return std::nullopt;
 }
 
 class Minimizer {
@@ -207,6 +249,24 @@ class Minimizer {
     return false;
   }
 
+  // Each call of the scripted executor made its native verb, one at a time: a reviewer
+  // reads EMQ.CLAIM q 250 COUNT 1, not a script body, and the EVAL that only loaded the
+  // script for a later EVALSHA can then go. True when one was replaced.
+  bool natives() {
+    bool any = false;
+    for (std::size_t i = 0; i < steps_.size() && !out_of_budget(); ++i) {
+      const auto* call = std::get_if<scn::Call>(&steps_[i].action);
+      if (!call) continue;
+      auto native = native_of(call->argv);
+      if (!native) continue;
+      Steps candidate = steps_;
+      std::get<scn::Call>(candidate[i].action).argv = std::move(*native);
+      std::get<scn::Call>(candidate[i].action).expect.reset();
+      if (accept(candidate, "natives")) any = true;
+    }
+    return any;
+  }
+
   // Each gap before a step (the first's: from 0) closed, else rounded down to a multiple
   // of 1000, 100 or 10 ms; the steps after it move with it. True when a time moved.
   bool times() {
@@ -288,6 +348,7 @@ Minimized minimize_scenario(const scenario::Scenario& failing, const MinimizeOpt
   m.drop_idle(replies);
   m.drop_actors();
   m.ddmin();
+  if (m.natives()) m.ddmin();
   m.singles();
   for (int round = 0; round < 4 && m.times(); ++round) {
     if (!m.singles()) break;

@@ -8,6 +8,7 @@
 
 #include "properties/history_minimizer.h"
 #include "properties/scenario_replay.h"
+#include "sim/executor_scripts.h"
 #include "sim/scenario/parse.h"
 
 namespace trafikey::properties {
@@ -119,6 +120,31 @@ TEST(HistoryMinimizer, a_spent_budget_stops_early_and_says_so) {
   EXPECT_FALSE(m.one_minimal);
   EXPECT_LE(m.replays, 2);
   EXPECT_NE(m.text.find("budget ran out"), std::string::npos) << m.text;
+}
+
+// A claim through the scripted executor (an EVAL that only loads claim.lua, then its
+// EVALSHA) becomes the native CLAIM when the failure does not need the script: the file a
+// reviewer reads holds no script body.
+TEST(HistoryMinimizer, a_scripted_call_becomes_its_native_verb_when_the_failure_stays) {
+  using sim::ExecutorScript;
+  scn::Scenario input;
+  input.title = "scripted";
+  input.options.seed = 7;
+  auto call = [&](std::int64_t at, std::string client, std::vector<std::string> argv) {
+    input.steps.push_back({at, 0, scn::Call{std::move(client), std::move(argv), std::nullopt}});
+  };
+  const std::string pending = "emq:{orders}:pending", active = "emq:{orders}:active";
+  call(0, "w", {"EVAL", std::string(sim::executor_script_body(ExecutorScript::claim)), "2", pending, active, "5000", "1"});
+  call(0, "p", {"EMQ.ADD", "orders", "j1", "hello"});
+  call(10, "w", {"EVALSHA", std::string(sim::executor_script_sha(ExecutorScript::claim)), "2", pending, active, "5000", "1"});
+  call(20, "op", {"HSET", "emq:{orders}:job:j1", "state", "pending"});  // active, row says pending
+  ASSERT_EQ(first_broken_invariant(input), "queue.conserve");
+  const Minimized m = minimize_scenario(input, {});
+  ASSERT_TRUE(m.failing && m.error.empty()) << m.error;
+  EXPECT_TRUE(m.one_minimal);
+  EXPECT_EQ(m.calls_after, 3) << m.text;
+  EXPECT_EQ(m.text.find("EVAL"), std::string::npos) << m.text;
+  EXPECT_NE(m.text.find("EMQ.CLAIM orders 5000 COUNT 1"), std::string::npos) << m.text;
 }
 
 }  // namespace
