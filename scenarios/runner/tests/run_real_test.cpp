@@ -274,10 +274,10 @@ TEST(RunReal, on_a_cluster_each_queue_is_served_by_its_slots_owner) {
                            "at 0 p: EMQ.ADD orders o1 y => 1\n"
                            "at 0 w: EMQ.CLAIM q 1 => [[j1 1 x]]\n"
                            "at 0 w: EMQ.CLAIM orders 60000 => [[o1 1 y]]\n"
-                           "at 50 s: EMQ.STALLED.CHECK q 3 => [recovered [j1] dead [] ghosts [] lanes []]\n"
-                           "at 50 w: EMQ.COMPLETE orders o1 1 => 1\n"
-                           "at 50 a: HGET \"emq:{q}:job:j1\" stalled => \"1\"\n"
-                           "at 50 check invariants\n");
+                           "at 1000 s: EMQ.STALLED.CHECK q 3 => [recovered [j1] dead [] ghosts [] lanes []]\n"
+                           "at 1000 w: EMQ.COMPLETE orders o1 1 => 1\n"
+                           "at 1000 a: HGET \"emq:{q}:job:j1\" stalled => \"1\"\n"
+                           "at 1000 check invariants\n");
   const RunResult r = run_differential(s, target);
   EXPECT_EQ(r.status, CheckStatus::passed) << why(r);
   EXPECT_FALSE(r.clocks_agree) << "a cluster keeps true time";
