@@ -128,7 +128,7 @@ class RealRunner {
     const RealChecks::BeforeCall before = checks_.before_call(call);
     const bool lost = lost_for_.erase(call.client) > 0;
     const Reply raw = lost ? session_.call_and_lose(call.client, call.argv) : session_.call(call.client, call.argv);
-    const Reply reply = session_.run_id_map().map(raw);
+    const Reply reply = in_sim_wording(session_.run_id_map().map(raw));
     result.calls.push_back({step_->line, call.client, call.argv, reply, lost});
     checks_.after_call(call, before, raw, reply);
     if (call.expect && !matches(*call.expect, reply)) {

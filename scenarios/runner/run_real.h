@@ -53,7 +53,9 @@
 // wall clock, with --server-bin, is the sim's (above), with --server its own. Each client
 // name has its own connection. Replies are hiredis' RESP2 replies as core Replys, with
 // every run_id rewritten to the sim's run_id of the same incarnation (differential.h
-// RunIdMap), so expectations written for the sim hold here too.
+// RunIdMap), and the few error texts in which Valkey 8 and Redis 7.0 differ given in the
+// sim's words (differential.h in_sim_wording), so expectations written for the sim hold
+// here too, on either server.
 //
 // `check invariants` on a real server judges what it can observe of the server, not of a
 // ground-truth ledger:
