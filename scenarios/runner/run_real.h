@@ -22,9 +22,9 @@
 //                        command's first argument); every node's run_id is incarnation 1's,
 //                        a sweep is judged against its queue's node, verb.atomic against
 //                        every node's digest. A cluster keeps true time (so scores of
-//                        server times are not compared), and files with restart, failover,
-//                        clock or drift are skipped there (module.Cluster.* tests a cluster
-//                        failover).
+//                        server times are not compared), `reload` reloads every node, and
+//                        files with restart, failover, clock or drift are skipped there
+//                        (module.Cluster.* tests a cluster failover).
 // Fault steps on a real server (issue 18), each skip naming the line that stops the file:
 //   lose C     C's next call runs; the runner reads the reply (recorded as the server's, as
 //              the sim records it, and matched against `=>`), then drops C's connection as
