@@ -273,7 +273,7 @@ std::optional<Reply> Scripting::call(Args argv, const ScriptCommand& command) {
     return eval(command, body, argv.subspan(2));
   }
   const auto found = scripts_.find(lower(argv[1]));
-  if (found == scripts_.end()) return Reply::error("NOSCRIPT No matching script. Please use EVAL.");
+  if (found == scripts_.end()) return Reply::error(noscript_error);
   return eval(command, found->second, argv.subspan(2));
 }
 

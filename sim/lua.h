@@ -30,6 +30,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "core/args.h"
 #include "core/reply.h"
@@ -40,6 +41,11 @@ namespace trafikey::sim {
 // script) and answers its reply. The simulated server passes its own; the reference model
 // of properties/model/ passes one over its own dataset, so both run the same scripts.
 using ScriptCommand = std::function<Reply(Args argv)>;
+
+// EVALSHA's refusal of a digest the process has not cached, in Redis 7.0's words (Valkey
+// 8 drops the last sentence; the real runner reads its text as this one: scenarios/runner/
+// differential.h, in_sim_wording).
+inline constexpr std::string_view noscript_error = "NOSCRIPT No matching script. Please use EVAL.";
 
 // TIME's reply for a server clock at `now_ms`: [seconds, microseconds] as bulk strings.
 Reply time_reply(std::int64_t now_ms);

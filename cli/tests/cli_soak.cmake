@@ -1,9 +1,13 @@
 # `trafikey-sim soak` as a user runs it: the short form of one part (-DPART=fuzz|kill|
-# replica, against the server -DSERVER_BIN, with the seed fixed), or (-DPART=arguments)
-# the refusals of bad arguments. Run with -DSIM=<trafikey-sim> -DWORK=<dir> -DSRC=<source>.
+# replica, with the seed fixed, against the server chosen when the test runs:
+# scenarios/tests/server_bin.cmake), or (-DPART=arguments) the refusals of bad arguments.
+# Run with -DSIM=<trafikey-sim> -DWORK=<dir> -DSRC=<source>.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 include(${SRC}/scenarios/tests/expect.cmake)
+if(NOT PART STREQUAL "arguments")
+  include(${SRC}/scenarios/tests/server_bin.cmake)
+endif()
 
 set(n "[1-9][0-9]*")
 if(PART STREQUAL "fuzz")

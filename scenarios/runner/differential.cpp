@@ -7,6 +7,7 @@
 #include "core/keys.h"
 #include "core/text.h"
 #include "sim/keyspace.h"
+#include "sim/lua.h"
 #include "sim/plain.h"
 #include "sim/scenario/reply_pattern.h"
 
@@ -147,6 +148,23 @@ Reply RunIdMap::map(const Reply& reply) const {
     }
     default: return reply;
   }
+}
+
+Reply in_sim_wording(const Reply& reply) {
+  // (another server's text, the sim's text)
+  static constexpr std::pair<std::string_view, std::string_view> other_wordings[] = {
+      {"NOSCRIPT No matching script.", sim::noscript_error},  // Valkey 8
+  };
+  if (reply.kind() == Reply::Kind::array) {
+    Reply out = Reply::array();
+    for (const Reply& item : reply.items()) out.items().push_back(in_sim_wording(item));
+    return out;
+  }
+  if (!reply.is_error()) return reply;
+  for (const auto& [theirs, ours] : other_wordings) {
+    if (reply.text() == theirs) return Reply::error(ours);
+  }
+  return reply;
 }
 
 std::optional<Difference> first_difference(const RunResult& sim, const RunResult& real,

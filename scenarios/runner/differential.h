@@ -74,6 +74,13 @@ class RunIdMap {
   std::vector<std::pair<std::string, std::string>> pairs_;
 };
 
+// A real server's reply with the error texts in which the servers differ for the same
+// refusal given in the sim's words (Redis 7.0's), so one expectation and the differential
+// check hold on either: today only EVALSHA's NOSCRIPT, which Valkey 8 answers without
+// Redis' "Please use EVAL." (sim::noscript_error). Only whole error texts listed here
+// change, at any depth of an array; everything else, and every EMQ error, is as sent.
+Reply in_sim_wording(const Reply& reply);
+
 // Where the two runs of one scenario first differ: a call's reply (by the call's source
 // line) or, once every reply agreed, a key of the final keyspace (normalised_key_text).
 struct Difference {

@@ -210,6 +210,15 @@ Reply RealSession::admin_call_at(int port, const std::vector<std::string>& argv)
   return r;
 }
 
+Reply RealSession::reload() {
+  if (!cluster_) return admin_call({"DEBUG", "RELOAD"});
+  for (std::size_t i = 0; i < cluster_->size(); ++i) {
+    Reply r = admin_call_at(cluster_->node(i).port(), {"DEBUG", "RELOAD"});
+    if (r.is_error()) return r;
+  }
+  return Reply::simple("OK");
+}
+
 // In a cluster, every node's digest: a call may only touch its queue's node, but a write
 // anywhere else is as much a broken promise.
 std::string RealSession::digest() {

@@ -97,6 +97,9 @@ class RealSession {
   Reply call_and_lose(const std::string& name, const std::vector<std::string>& argv);
   // On the admin connection (in a cluster, of the node serving argv's key).
   Reply admin_call(const std::vector<std::string>& argv);
+  // `reload`: DEBUG RELOAD on the server, in a cluster on every node (each keeps its
+  // process and run_id). The first error reply, else OK.
+  Reply reload();
   // DEBUG DIGEST (when the server allows DEBUG, else empty).
   bool digest_allowed() const { return digest_allowed_; }
   std::string digest();

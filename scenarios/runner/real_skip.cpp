@@ -15,14 +15,14 @@ std::string real_skip_reason(const Scenario& scenario, const RealTarget& target)
     }
   }
   for (const Step& step : scenario.steps) {
+    // (A reload keeps every process, so a cluster takes it: each node reloads.)
     const bool faults_a_process = std::holds_alternative<Restart>(step.action) ||
                                   std::holds_alternative<Failover>(step.action) ||
-                                  std::holds_alternative<Reload>(step.action) ||
                                   std::holds_alternative<ClockStep>(step.action) ||
                                   std::holds_alternative<Drift>(step.action);
     if (target.cluster_primaries > 0 && faults_a_process) {
       return write_action(step.action) + " at line " + std::to_string(step.line) +
-             ": not on a cluster (--cluster): the runner restarts, reloads, fails over and sets the clock of a lone server "
+             ": not on a cluster (--cluster): the runner restarts, fails over and sets the clock of a lone server "
              "only (module.Cluster.* covers a cluster failover)";
     }
     const bool clock = std::holds_alternative<ClockStep>(step.action) || std::holds_alternative<Drift>(step.action);

@@ -128,7 +128,7 @@ class RealRunner {
     const RealChecks::BeforeCall before = checks_.before_call(call);
     const bool lost = lost_for_.erase(call.client) > 0;
     const Reply raw = lost ? session_.call_and_lose(call.client, call.argv) : session_.call(call.client, call.argv);
-    const Reply reply = session_.run_id_map().map(raw);
+    const Reply reply = in_sim_wording(session_.run_id_map().map(raw));
     result.calls.push_back({step_->line, call.client, call.argv, reply, lost});
     checks_.after_call(call, before, raw, reply);
     if (call.expect && !matches(*call.expect, reply)) {
@@ -153,9 +153,9 @@ class RealRunner {
     return std::nullopt;
   }
   // `reload`: DEBUG RELOAD, the dataset saved and loaded back inside the same process (same
-  // run_id, so the same epoch; no new incarnation).
+  // run_id, so the same epoch; no new incarnation); in a cluster on every node.
   Failure act(const Reload&, RunResult&) {
-    const Reply r = session_.admin_call({"DEBUG", "RELOAD"});
+    const Reply r = session_.reload();
     if (r.is_error()) return failed("OK from DEBUG RELOAD", r.text());
     return std::nullopt;
   }

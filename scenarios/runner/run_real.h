@@ -22,9 +22,9 @@
 //                        command's first argument); every node's run_id is incarnation 1's,
 //                        a sweep is judged against its queue's node, verb.atomic against
 //                        every node's digest. A cluster keeps true time (so scores of
-//                        server times are not compared), and files with restart, failover,
-//                        clock or drift are skipped there (module.Cluster.* tests a cluster
-//                        failover).
+//                        server times are not compared), `reload` reloads every node, and
+//                        files with restart, failover, clock or drift are skipped there
+//                        (module.Cluster.* tests a cluster failover).
 // Fault steps on a real server (issue 18), each skip naming the line that stops the file:
 //   lose C     C's next call runs; the runner reads the reply (recorded as the server's, as
 //              the sim records it, and matched against `=>`), then drops C's connection as
@@ -53,7 +53,9 @@
 // wall clock, with --server-bin, is the sim's (above), with --server its own. Each client
 // name has its own connection. Replies are hiredis' RESP2 replies as core Replys, with
 // every run_id rewritten to the sim's run_id of the same incarnation (differential.h
-// RunIdMap), so expectations written for the sim hold here too.
+// RunIdMap), and the few error texts in which Valkey 8 and Redis 7.0 differ given in the
+// sim's words (differential.h in_sim_wording), so expectations written for the sim hold
+// here too, on either server.
 //
 // `check invariants` on a real server judges what it can observe of the server, not of a
 // ground-truth ledger:

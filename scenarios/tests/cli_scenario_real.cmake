@@ -1,9 +1,11 @@
 # `trafikey-sim scenario --server-bin` as a user runs it: sim-only files skipped and listed
 # by name, the counts, a failing expectation and a broken invariant on the real server, and
-# the differential check. Run with -DSIM=<trafikey-sim> -DWORK=<dir> -DSERVER_BIN=<binary>.
+# the differential check. Run with -DSIM=<trafikey-sim> -DWORK=<dir>; the server is chosen
+# when the test runs (server_bin.cmake; -DSERVER_BIN=<binary> overrides it).
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 include(${CMAKE_CURRENT_LIST_DIR}/expect.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/server_bin.cmake)
 
 set(head "scenario \"t\"\noption seed 1\n")
 file(WRITE ${WORK}/pass.scn

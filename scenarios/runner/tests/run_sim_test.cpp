@@ -229,6 +229,21 @@ TEST(Differential, run_ids_map_by_incarnation) {
   EXPECT_EQ(ids.map(std::string("real12")), "real12");
 }
 
+TEST(Differential, another_servers_wording_of_a_refusal_reads_as_the_sims) {
+  // Valkey 8's NOSCRIPT, alone and inside an array, reads as the sim's (Redis 7.0's).
+  const Reply valkey = Reply::error("NOSCRIPT No matching script.");
+  EXPECT_EQ(in_sim_wording(valkey), Reply::error("NOSCRIPT No matching script. Please use EVAL."));
+  EXPECT_EQ(in_sim_wording(Reply::array({Reply::integer(1), valkey})),
+            Reply::array({Reply::integer(1), Reply::error("NOSCRIPT No matching script. Please use EVAL.")}));
+  // Anything else is as sent: the sim's own text, other errors, the same words as a string.
+  for (const Reply& as_sent : {Reply::error("NOSCRIPT No matching script. Please use EVAL."),
+                               Reply::error("NOSCRIPT No matching script"), Reply::error("ERR EMQ bad job id"),
+                               Reply::bulk("NOSCRIPT No matching script."),
+                               Reply::simple("NOSCRIPT No matching script.")}) {
+    EXPECT_EQ(in_sim_wording(as_sent), as_sent) << debug_string(as_sent);
+  }
+}
+
 // ---- replay files
 
 std::vector<sim::FaultKind> every_fault_kind() {
