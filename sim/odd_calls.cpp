@@ -71,12 +71,9 @@ std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& t) {
     case 12:  // EXTENDS: ahead ([0]); an id without token; a bad lease or token
       return pick(prng, {{"EMQ.EXTENDS", q, lease, id, ahead}, {"EMQ.EXTENDS", q, lease, id, ahead, id},
                          {"EMQ.EXTENDS", q, bad_number(prng), id, ahead}, {"EMQ.EXTENDS", q, lease, id, bad_number(prng)}});
-    case 13:  // EXTENDS at and past its bound of 1000 pairs
-      switch (prng.between(0, 2)) {
-        case 0: return extends_with(t, 101, ahead);
-        case 1: return extends_with(t, 1000, ahead);
-        default: return extends_with(t, 1001, ahead);
-      }
+    case 13:  // EXTENDS past 100 pairs (its bound, 1000, is not drawn: a call of a
+              // thousand pairs cost the checker as much as a whole run, and the CI budget)
+      return extends_with(t, prng.chance(500) ? 101 : 2, ahead);
     case 14:  // ADD of the id when its row exists (0: an ADD that would re-create a
               // deleted row restarts its tokens, which the checker's fence judges as
               // reissued); else refused: a bad, missing or repeated MAXFAILURES
