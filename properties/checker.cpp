@@ -619,7 +619,7 @@ void Checker::check_epoch_load(const World& world) {
   const std::string& run_id = world.run_ids().back();
   const std::string_view epoch_call[] = {"EMQ.EPOCH"};
   const Reply answer = world.probe(epoch_call);
-  if (Epoch::valid_run_id(run_id)) {
+  if (model::run_id_shape_ok(run_id)) {
     if (!world.module_loaded() || answer != Reply::bulk(run_id)) {
       fail("epoch.load", world, "incarnation " + std::to_string(world.incarnation()) +
                                     " read run_id " + run_id + " but EMQ.EPOCH answered " +

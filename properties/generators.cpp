@@ -173,6 +173,8 @@ rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space) {
     }
     // after every other draw (see PlanSpace::several_queues_per_mille)
     if (share(1000) >= 1000 - space.several_queues_per_mille) plan.queues = 2 + share(2);
+    // after that (see PlanSpace::odd_per_mille)
+    if (share(1000) >= 1000 - space.odd_per_mille) plan.odd_calls = 1 + share(space.odd_calls_max);
     std::stable_sort(plan.faults.begin(), plan.faults.end(),
                      [](const Fault& a, const Fault& b) { return a.at_ms < b.at_ms; });
     return plan;

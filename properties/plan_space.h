@@ -53,6 +53,14 @@ struct PlanSpace {
   // that touches another queue's keys. Drawn last of all, so every run that stays on one
   // queue keeps the plan it had; shrinks toward one queue, then two.
   std::int64_t several_queues_per_mille = 200;
+  // A share of runs has a sloppy client among the fleet (RunPlan::odd_calls, sim/odd_calls.h):
+  // malformed and boundary arguments, unusual spellings, the read-only verbs, an ADD of an
+  // id that exists, tokens ahead of the row, while the fleet spells its own calls otherwise.
+  // The fleet only ever sends what it was written to send, so without it a core that
+  // misreads an argument, a bound or a spelling passes. Drawn after everything else (the
+  // plans without it stay as they were); shrinks toward none, then fewer calls.
+  std::int64_t odd_per_mille = 250;
+  int odd_calls_max = 24;
 };
 
 // Every fault kind, the campaign's space.

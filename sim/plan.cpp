@@ -285,6 +285,7 @@ std::string plan_json(const RunPlan& plan) {
   // line, and so the history and its fingerprint, of a plan without them stays the same.
   if (plan.scripted_workers != 0) w.field("scripted_workers").number(std::int64_t{plan.scripted_workers});
   if (plan.queues != 1) w.field("queues").number(std::int64_t{plan.queues});
+  if (plan.odd_calls != 0) w.field("odd_calls").number(std::int64_t{plan.odd_calls});
   w.raw("}");
   return out;
 }
@@ -346,7 +347,8 @@ std::optional<RunPlan> parse_plan(std::string_view json, std::string* error) {
       take(j, "near_epoch_per_mille", plan.near_epoch_per_mille, error) &&
       take(j, "time_quantum_ms", plan.time_quantum_ms, error) &&
       take_optional(j, "scripted_workers", plan.scripted_workers, error) &&
-      take_optional(j, "queues", plan.queues, error);
+      take_optional(j, "queues", plan.queues, error) &&
+      take_optional(j, "odd_calls", plan.odd_calls, error);
   if (!ok) return std::nullopt;
   auto mode = parse_persistence(persistence);
   if (!mode) {
@@ -416,6 +418,7 @@ std::string validate_plan(const RunPlan& plan) {
     return bad("scripted_workers", "must be in 0..the number of workers");
   }
   if (plan.queues < 1 || plan.queues > 9) return bad("queues", "must be in 1..9");
+  if (plan.odd_calls < 0 || plan.odd_calls > 1000) return bad("odd_calls", "must be in 0..1000");
   if (!valid_queue_name(plan.queue_name(plan.queues - 1))) return bad("queue", "is too long for the queues' names");
   for (const auto& f : plan.faults) {
     if (f.at_ms < 0) return bad("faults.at_ms", "must be >= 0");

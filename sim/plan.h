@@ -107,6 +107,12 @@ struct RunPlan {
   // queues; the sweeper sweeps every queue in turn. Written to the plan's JSON only when
   // not 1, so one-queue plans read, run and print as before.
   int queues = 1;
+  // A sloppy client among the fleet: this many calls of sim/odd_calls.h (malformed and
+  // boundary arguments, unusual spellings, read-only verbs, tokens ahead of the row), at
+  // times drawn in the safety phase, as actor `x`; and the fleet spells its own calls
+  // otherwise (ADD without MAXFAILURES or with it in lower case, COUNT and LIMIT in lower
+  // case, COMPLETE without result). Written to the plan's JSON only when not 0.
+  int odd_calls = 0;
 
   bool operator==(const RunPlan&) const = default;
   // The simulated time the liveness phase may take to drain every job: a stated bound

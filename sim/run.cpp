@@ -10,6 +10,7 @@
 
 #include "core/keys.h"
 #include "sim/executor_scripts.h"
+#include "sim/odd_calls.h"
 
 namespace trafikey::sim {
 
@@ -18,7 +19,7 @@ namespace {
 constexpr std::int64_t retry_after_ms = 100;
 
 enum class EventKind : std::uint8_t {
-  add, claim, extend_all, extend_one, finish, resend, sweep, fault, resume, liveness
+  add, claim, extend_all, extend_one, finish, resend, sweep, fault, resume, liveness, odd
 };
 
 struct Event {
@@ -236,6 +237,7 @@ class Runner {
   void on_finish(const Event& e);
   void on_resend(const Event& e);
   void on_sweep();
+  void on_odd();
   void on_fault(const Fault& f);
   void on_liveness();
   bool drained() const;
@@ -340,8 +342,21 @@ void Runner::look_before_call(Args argv) {
 }
 
 void Runner::look_after_call(const CallRecord& rec) {
+  if (rec.actor == "x" && !rec.argv.empty()) {
+    if (rec.reply.is_error()) saw("odd-call-refused");
+    const bool read = equals_ignore_case(rec.argv[0], "EMQ.STATS") || equals_ignore_case(rec.argv[0], "EMQ.JOB");
+    if (read && rec.reply.kind() == Reply::Kind::array) saw("odd-call-read");
+  }
   if (rec.argv.empty() || rec.reply.is_error()) return;
   const std::string_view verb = rec.argv[0];
+  if (verb == "EMQ.ADD" && rec.reply.kind() == Reply::Kind::integer) {
+    if (rec.reply.as_integer() == 0) saw("add-of-an-existing-id");
+    if (rec.reply.as_integer() == 1 && rec.argv.size() == 4) saw("add-without-maxfailures");
+  }
+  if (verb == "EMQ.COMPLETE" && rec.argv.size() == 4 && rec.reply.kind() == Reply::Kind::integer &&
+      rec.reply.as_integer() == 1) {
+    saw("complete-without-result");
+  }
   if (verb == "EMQ.EXTENDS" && rec.reply.kind() == Reply::Kind::array) {
     bool live = false, dead = false;
     for (const Reply& r : rec.reply.items()) (r.as_integer() != 0 ? live : dead) = true;
@@ -357,7 +372,11 @@ void Runner::look_after_call(const CallRecord& rec) {
 
 void Runner::on_add(const Event& e) {
   argv_.clear().add("EMQ.ADD").add(queue_of_job(e.actor)).add("j", e.actor).add("payload-", e.actor);
-  argv_.add("MAXFAILURES").add(std::int64_t{plan_.max_failures_of(e.actor)});
+  if (plan_.odd_calls == 0 || e.actor % 3 == 0) {
+    argv_.add("MAXFAILURES").add(std::int64_t{plan_.max_failures_of(e.actor)});
+  } else if (e.actor % 3 == 2) {  // a sloppy fleet: the keyword in lower case, or left out (3)
+    argv_.add("maxfailures").add(std::int64_t{plan_.max_failures_of(e.actor)});
+  }
   const CallRecord& rec = call("p", argv_);
   if (rec.lost) {
     maybe_resend(-1, argv_.views());
@@ -383,7 +402,9 @@ void Runner::on_claim(const Event& e) {
     script_argv(ExecutorScript::claim, 2).add(keys.pending()).add(keys.active()).add(plan_.lease_ms).add(count);
     sent = &call_script(w.name, ExecutorScript::claim);
   } else {
-    sent = &call(w.name, argv_.clear().add("EMQ.CLAIM").add(queue).add(plan_.lease_ms).add("COUNT").add(count));
+    // a sloppy fleet spells the option in lower case on odd workers
+    const bool lower = plan_.odd_calls > 0 && wi % 2 == 1;
+    sent = &call(w.name, argv_.clear().add("EMQ.CLAIM").add(queue).add(plan_.lease_ms).add(lower ? "count" : "COUNT").add(count));
   }
   const CallRecord& rec = *sent;
   if (rec.lost || rec.reply.is_error() || rec.reply.kind() != Reply::Kind::array) {
@@ -485,7 +506,9 @@ void Runner::on_finish(const Event& e) {
     argv_.add(id).add(h->token).add("ok");
     sent = &call_script(w.name, ExecutorScript::complete);
   } else {
-    sent = &call(w.name, argv_.clear().add("EMQ.COMPLETE").add(queue).add(id).add(h->token).add("ok"));
+    argv_.clear().add("EMQ.COMPLETE").add(queue).add(id).add(h->token);
+    if (plan_.odd_calls == 0 || h->token % 2 == 1) argv_.add("ok");  // a sloppy fleet: no result
+    sent = &call(w.name, argv_);
   }
   const CallRecord& rec = *sent;
   if (rec.reply.is_error() && !rec.lost) {
@@ -514,10 +537,33 @@ void Runner::on_sweep() {
     argv_.clear().add("EMQ.STALLED.CHECK").add(queue).add(plan_.max_stalled);
     // Not in the liveness phase: lane rows stay in active (swept elsewhere, EMQ §5), lowest
     // deadlines first, so a LIMIT at or below their number would starve the sweep forever.
-    if (plan_.sweep_limit > 0 && !liveness_) argv_.add("LIMIT").add(std::int64_t{plan_.sweep_limit});
+    if (plan_.sweep_limit > 0 && !liveness_) {
+      argv_.add(plan_.odd_calls > 0 ? "limit" : "LIMIT").add(std::int64_t{plan_.sweep_limit});
+    }
     call("s", argv_);
   }
   schedule(world_.true_ms() + plan_.sweep_interval_ms, EventKind::sweep);
+}
+
+void Runner::on_odd() {
+  if (liveness_) return;  // a safety-phase client only
+  const int job = static_cast<int>(world_.prng().between(1, plan_.jobs));
+  OddTarget t;
+  t.queue = queue_of_job(job);
+  t.id = "j" + std::to_string(job);
+  t.lease_ms = plan_.lease_ms;
+  t.max_stalled = plan_.max_stalled;
+  bool wrong = false;
+  if (const Keyspace::Hash* row = world_.data().hash_at(QueueKeys(t.queue).row(t.id), wrong)) {
+    const std::string* attempts = Keyspace::hash_field(*row, "attempts");
+    const std::string* state = Keyspace::hash_field(*row, "state");
+    t.attempts = attempts ? parse_int64(*attempts).value_or(0) : 0;
+    t.active = state && *state == "active";
+    t.exists = true;
+  }
+  argv_.clear();
+  for (const std::string& arg : draw_odd_call(world_.prng(), t)) argv_.add(arg);
+  call("x", argv_);
 }
 
 void Runner::on_fault(const Fault& f) {
@@ -630,6 +676,10 @@ RunSummary Runner::run() {
   for (std::size_t i = 0; i < plan_.faults.size(); ++i) {
     if (plan_.faults[i].at_ms < plan_.safety_ms) schedule(plan_.faults[i].at_ms, EventKind::fault, static_cast<int>(i));
   }
+  for (int i = 0; i < plan_.odd_calls; ++i) {
+    const std::int64_t at_ms = world_.prng().between(0, plan_.safety_ms - 1);
+    schedule(plan_.time_quantum_ms > 0 ? at_ms / plan_.time_quantum_ms * plan_.time_quantum_ms : at_ms, EventKind::odd);
+  }
   schedule(plan_.safety_ms, EventKind::liveness);
 
   RunSummary summary;
@@ -651,6 +701,7 @@ RunSummary Runner::run() {
       case EventKind::finish: on_finish(e); break;
       case EventKind::resend: on_resend(e); break;
       case EventKind::sweep: on_sweep(); break;
+      case EventKind::odd: on_odd(); break;
       case EventKind::fault: on_fault(plan_.faults[static_cast<std::size_t>(e.actor)]); break;
       case EventKind::resume:
         world_.note("worker_resume", "\"worker\":\"" + workers_[static_cast<std::size_t>(e.actor)].name + "\"");
@@ -727,7 +778,8 @@ const std::vector<std::string>& situation_names() {
       "claim-count-above-pending",   "extends-live-and-dead", "fail-requeued",
       "fail-dead",                   "add-maxfailures-1",   "large-run",
       "unstamped-row-swept",         "reload-kept-epoch",    "several-queues",
-      "other-queue-expired-at-sweep"};
+      "other-queue-expired-at-sweep", "odd-call-refused",    "odd-call-read",
+      "add-of-an-existing-id",       "add-without-maxfailures", "complete-without-result"};
   return names;
 }
 

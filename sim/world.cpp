@@ -59,6 +59,7 @@ void World::start_process(std::string_view why, std::int64_t survived_calls,
       read = drawn;
       break;
   }
+  const bool given = epoch_fault_ == EpochFault::given;
   epoch_fault_ = EpochFault::none;
   kept_calls_ = survived_calls;
   const Incarnation& inc = server_.start(read);
@@ -68,6 +69,7 @@ void World::start_process(std::string_view why, std::int64_t survived_calls,
   append_json_string(fields, inc.run_id);
   fields += ",\"module\":";
   fields += inc.module_loaded ? "true" : "false";
+  if (given) fields += ",\"given\":true";  // a scenario's `epoch RUN_ID`: not the seed's draw
   if (why != "start") {
     fields += ",\"kept_calls\":" + std::to_string(survived_calls);
     fields += ",\"lost_calls\":" + std::to_string(lost_calls);

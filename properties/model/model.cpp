@@ -267,7 +267,7 @@ Reply unknown(Args argv) {
   text += "', with args beginning with: ";
   std::size_t printed = 0;
   for (std::size_t i = 1; i < argv.size() && printed < 128; ++i) {
-    const std::string a = c_string(argv[i], 128 - printed - (printed ? 1 : 0));
+    const std::string a = c_string(argv[i], 128 - printed);
     const std::string piece = "'" + a + "' ";
     printed += piece.size();
     text += piece;
@@ -276,6 +276,14 @@ Reply unknown(Args argv) {
 }
 
 }  // namespace
+
+// ---- §2 the epoch's shape
+
+bool run_id_shape_ok(std::string_view run_id) {
+  return run_id.size() == 40 && std::all_of(run_id.begin(), run_id.end(), [](char c) {
+           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+         });
+}
 
 // ---- §1 keys
 

@@ -47,6 +47,11 @@ std::string dead_key(std::string_view q);
 std::string seq_key(std::string_view q);
 std::string row_key(std::string_view q, std::string_view id);
 
+// §2: a run_id the module loads with is exactly 40 characters of 0-9a-f (the checker's
+// oracle for epoch.load, spelt here from the page rather than taken from the core's
+// Epoch::valid_run_id, which a wrong core could share with the server it judges).
+bool run_id_shape_ok(std::string_view run_id);
+
 // What the call runs under.
 struct Context {
   std::int64_t now_ms = 0;     // the server's clock at the call

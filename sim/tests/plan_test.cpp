@@ -12,6 +12,7 @@
 
 #include "sim/plan.h"
 #include "sim/prng.h"
+#include "sim/run.h"
 
 namespace trafikey::sim {
 namespace {
@@ -145,6 +146,39 @@ TEST(Plan, several_queues_are_written_only_when_more_than_one) {
   }
   const auto wrong = parse_plan(R"({"queues":"two"})", &error);
   EXPECT_FALSE(wrong);
+}
+
+// The odd client: written only when not 0, read back, 0..1000 (validate names the field).
+TEST(Plan, odd_calls_are_written_only_when_some) {
+  RunPlan plan;
+  EXPECT_EQ(plan_json(plan).find("odd_calls"), std::string::npos);
+  plan.odd_calls = 12;
+  const std::string text = plan_json(plan);
+  EXPECT_TRUE(text.ends_with(",\"time_quantum_ms\":0,\"odd_calls\":12}")) << text;
+  std::string error;
+  const auto back = parse_plan(text, &error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(*back, plan);
+  EXPECT_EQ(validate_plan(plan), "");
+  for (int bad : {-1, 1001}) {
+    plan.odd_calls = bad;
+    EXPECT_EQ(validate_plan(plan), "plan: odd_calls must be in 0..1000") << bad;
+  }
+}
+
+// A run with an odd client sends its calls as actor x, and the same plan gives the same
+// history; the draws of the catalog are the run's own.
+TEST(Plan, an_odd_client_calls_as_x_and_stays_deterministic) {
+  RunPlan plan;
+  plan.seed = 7;
+  plan.jobs = 4;
+  plan.safety_ms = 3000;
+  plan.odd_calls = 20;
+  const RunSummary a = run_plan(plan);
+  const RunSummary b = run_plan(plan);
+  EXPECT_EQ(a.fingerprint, b.fingerprint);
+  EXPECT_NE(a.history.find("\"actor\":\"x\""), std::string::npos);
+  EXPECT_GT(a.situations.count("odd-call-refused") + a.situations.count("odd-call-read"), 0u);
 }
 
 // --faults: every kind by its own name, the groups, the old spelling lost-reply; a bad

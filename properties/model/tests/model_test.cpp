@@ -252,6 +252,10 @@ TEST_F(EmqModel, without_a_loaded_module_emq_verbs_are_unknown_commands) {
   EXPECT_EQ(reply({"EMQ.ADD", "q", "j1", "p"}),
             E("ERR unknown command 'EMQ.ADD', with args beginning with: 'q' 'j1' 'p' "));
   EXPECT_EQ(m.data().size(), 0u);
+  // processCommand cuts each argument to 128 minus what it has printed so far ("'q' " is
+  // 4 bytes: the next one keeps 124), found by the odd client's 200-byte names
+  EXPECT_EQ(reply({"EMQ.JOB", "q", std::string(200, 'n')}),
+            E("ERR unknown command 'EMQ.JOB', with args beginning with: 'q' '" + std::string(124, 'n') + "' "));
 }
 
 TEST_F(EmqModel, refusals_are_the_texts_of_section_6) {

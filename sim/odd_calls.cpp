@@ -1,0 +1,100 @@
+#include "sim/odd_calls.h"
+
+#include <initializer_list>
+
+namespace trafikey::sim {
+
+namespace {
+using Call = std::vector<std::string>;
+
+// Numbers no argument accepts (EMQ §6, §7): zero and below where the range starts at 1,
+// not a number, empty, a leading zero or sign, a fraction, a space, past int64.
+constexpr const char* bad_numbers[] = {"0", "-1", "x", "", "01", "+1", "1.5", " 1", "9223372036854775808"};
+
+const char* bad_number(Prng& prng) {
+  return bad_numbers[prng.between(0, static_cast<std::int64_t>(std::size(bad_numbers)) - 1)];
+}
+
+Call pick(Prng& prng, std::initializer_list<Call> calls) {
+  return *(calls.begin() + prng.between(0, static_cast<std::int64_t>(calls.size()) - 1));
+}
+
+// EXTENDS with `pairs` pairs of the target's id and a token ahead of its row (never live).
+Call extends_with(const OddTarget& t, int pairs, const std::string& ahead) {
+  Call c{"EMQ.EXTENDS", t.queue, std::to_string(t.lease_ms)};
+  for (int i = 0; i < pairs; ++i) {
+    c.push_back(t.id);
+    c.push_back(ahead);
+  }
+  return c;
+}
+}  // namespace
+
+std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& t) {
+  const std::string& q = t.queue;
+  const std::string& id = t.id;
+  const std::string lease = std::to_string(t.lease_ms);
+  const std::string ahead = std::to_string(t.attempts + 1);  // one past the row's token: never live
+  const std::string budget = std::to_string(t.max_stalled);
+  const std::string name200(200, 'n'), name201(201, 'n');
+  switch (prng.between(0, 19)) {
+    case 0: return {"EMQ.STATS", q};
+    case 1: return {"EMQ.JOB", q, id};
+    case 2: return {"EMQ.EPOCH"};
+    case 3:  // verb names match in any case
+      return pick(prng, {{"emq.stats", q}, {"Emq.Job", q, id}, {"emq.epoch"}, {"emq.claim", q, "0"}});
+    case 4:  // names of 200 bytes are names; 201 bytes are not (EMQ §1)
+      return pick(prng, {{"EMQ.JOB", q, name200}, {"EMQ.JOB", q, name201}, {"EMQ.STATS", name200},
+                         {"EMQ.STATS", name201}, {"EMQ.COMPLETE", q, name200, "1"}});
+    case 5:  // queue names with a brace or NUL, or empty
+      return pick(prng, {{"EMQ.STATS", "a{b"}, {"EMQ.STATS", "a}"}, {"EMQ.STATS", ""},
+                         {"EMQ.STATS", std::string("a\0b", 3)}, {"EMQ.CLAIM", "{" + q + "}", lease}});
+    case 6:  // ids empty or with a NUL
+      return pick(prng, {{"EMQ.JOB", q, ""}, {"EMQ.JOB", q, std::string("j\0", 2)}, {"EMQ.COMPLETE", q, "", "1"},
+                         {"EMQ.ADD", q, "", "p"}});
+    case 7:  // lease_ms out of 1..2^53-1
+      return pick(prng, {{"EMQ.CLAIM", q, bad_number(prng)}, {"EMQ.CLAIM", q, "9007199254740992"},
+                         {"EMQ.CLAIM", q, bad_number(prng), "COUNT", "1"}});
+    case 8:  // COUNT out of 1..1000, without value, repeated, or another verb's option
+      return pick(prng, {{"EMQ.CLAIM", q, lease, "COUNT", "0"}, {"EMQ.CLAIM", q, lease, "COUNT", "1001"},
+                         {"EMQ.CLAIM", q, lease, "COUNT"}, {"EMQ.CLAIM", q, lease, "COUNT", "1", "COUNT", "1"},
+                         {"EMQ.CLAIM", q, lease, "LIMIT", "1"}, {"EMQ.CLAIM", q, lease, "COUNT", bad_number(prng)}});
+    case 9:  // EXTEND: a bad token or lease, a token ahead of the row, the longest lease
+      return pick(prng, {{"EMQ.EXTEND", q, id, bad_number(prng), lease}, {"EMQ.EXTEND", q, id, ahead, bad_number(prng)},
+                         {"EMQ.EXTEND", q, id, ahead, lease}, {"EMQ.EXTEND", q, id, ahead, "9007199254740991"}});
+    case 10:  // COMPLETE: ahead (0), with and without result; extra argument; bad token
+      return pick(prng, {{"EMQ.COMPLETE", q, id, ahead}, {"EMQ.COMPLETE", q, id, ahead, "r"},
+                         {"EMQ.COMPLETE", q, id, ahead, "r", "extra"}, {"EMQ.COMPLETE", q, id, bad_number(prng)}});
+    case 11:  // FAIL: ahead (0); without reason; bad token
+      return pick(prng, {{"EMQ.FAIL", q, id, ahead, "odd"}, {"EMQ.FAIL", q, id, ahead},
+                         {"EMQ.FAIL", q, id, bad_number(prng), "odd"}, {"EMQ.FAIL", q, id, ahead, "odd", "extra"}});
+    case 12:  // EXTENDS: ahead ([0]); an id without token; a bad lease or token
+      return pick(prng, {{"EMQ.EXTENDS", q, lease, id, ahead}, {"EMQ.EXTENDS", q, lease, id, ahead, id},
+                         {"EMQ.EXTENDS", q, bad_number(prng), id, ahead}, {"EMQ.EXTENDS", q, lease, id, bad_number(prng)}});
+    case 13:  // EXTENDS past 100 pairs (its bound, 1000, is not drawn: a call of a
+              // thousand pairs cost the checker as much as a whole run, and the CI budget)
+      return extends_with(t, prng.chance(500) ? 101 : 2, ahead);
+    case 14:  // ADD of the id when its row exists (0: an ADD that would re-create a
+              // deleted row restarts its tokens, which the checker's fence judges as
+              // reissued); else refused: a bad, missing or repeated MAXFAILURES
+      return pick(prng, {t.exists ? Call{"EMQ.ADD", q, id, "odd"} : Call{"EMQ.ADD", q, id, "odd", "MAXFAILURES", "x"}, {"EMQ.ADD", q, id, "odd", "MAXFAILURES", "0"},
+                         {"EMQ.ADD", q, id, "odd", "MAXFAILURES", "1000001"}, {"EMQ.ADD", q, id, "odd", "maxfailures"},
+                         {"EMQ.ADD", q, id}, {"EMQ.ADD", q, id, "odd", "MAXFAILURES", "2", "MAXFAILURES", "2"}});
+    case 15:  // max_stalled out of 1..1000000
+      return pick(prng, {{"EMQ.STALLED.CHECK", q, bad_number(prng)}, {"EMQ.STALLED.CHECK", q, "1000001"}});
+    case 16:  // LIMIT out of 1..10000, without value, repeated, or another verb's option
+      return pick(prng, {{"EMQ.STALLED.CHECK", q, budget, "LIMIT", "0"}, {"EMQ.STALLED.CHECK", q, budget, "LIMIT", "10001"},
+                         {"EMQ.STALLED.CHECK", q, budget, "LIMIT"},
+                         {"EMQ.STALLED.CHECK", q, budget, "LIMIT", "1", "LIMIT", "1"},
+                         {"EMQ.STALLED.CHECK", q, budget, "COUNT", "1"}});
+    case 17:  // a sweep spelt otherwise (it writes): the largest budget and LIMIT, lower case
+      return pick(prng, {{"EMQ.STALLED.CHECK", q, "1000000"}, {"emq.stalled.check", q, budget, "limit", "10000"}});
+    case 18:  // CLAIM at its COUNT bound on a queue of its own (empty: nothing to claim)
+      return pick(prng, {{"EMQ.CLAIM", q + "-odd", lease, "COUNT", "1000"}, {"EMQ.CLAIM", q + "-odd", lease, "count", "1000"}});
+    default:  // wrong arity
+      return pick(prng, {{"EMQ.STATS"}, {"EMQ.STATS", q, "x"}, {"EMQ.JOB", q}, {"EMQ.EPOCH", "x"}, {"EMQ.CLAIM", q},
+                         {"EMQ.EXTEND", q, id, ahead}, {"EMQ.STALLED.CHECK", q}, {"EMQ.ADD", q, id, "p", "MAXFAILURES"}});
+  }
+}
+
+}  // namespace trafikey::sim

@@ -1,0 +1,37 @@
+// The odd client: the calls a sloppy or hostile client sends among the fleet's (a plan's
+// RunPlan::odd_calls). The fleet only ever sends well-formed calls with the spellings
+// it was written with, so without these a core that misreads an argument, a bound, an
+// option's case, a read-only verb or a token ahead of the row would pass every run.
+//
+// Each call is drawn from a catalog of the contract's edges (EMQ §4, §6, §7): malformed
+// and out-of-range numbers, the bounds themselves (COUNT 1000, 200-byte names, LIMIT
+// 10000, max_stalled 1000000), 101 EXTENDS pairs, unknown and repeated options, wrong arity, lower-case verb names,
+// STATS, JOB and EPOCH, an ADD of an id that exists, and a token one ahead of the row's
+// attempts (never live). Most are refused or read-only or answer 0; the few that write
+// (a sweep with an unusual spelling or budget) write what the contract says, so the
+// checker and the model judge every one like any other call.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "sim/prng.h"
+
+namespace trafikey::sim {
+
+// What an odd call is aimed at: one of the run's jobs, as the dataset holds it now.
+struct OddTarget {
+  std::string queue;          // the job's queue
+  std::string id;             // jN
+  std::int64_t attempts = 0;  // the row's attempts (0: none, or no row)
+  bool active = false;        // the row says state active
+  bool exists = false;        // the row is a hash
+  std::int64_t lease_ms = 1000;
+  std::int64_t max_stalled = 2;  // the fleet's sweep budget
+};
+
+// The odd call's arguments, argv[0] the verb. Draws from `prng` only.
+std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& target);
+
+}  // namespace trafikey::sim
