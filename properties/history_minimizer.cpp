@@ -4,6 +4,7 @@
 #include <map>
 #include <optional>
 
+#include "core/args.h"
 #include "properties/scenario_export.h"
 #include "properties/scenario_replay.h"
 #include "sim/executor_scripts.h"
@@ -267,6 +268,35 @@ class Minimizer {
     return any;
   }
 
+  // Each COUNT or LIMIT value lowered, to 1 else to half, one at a time: a reviewer reads
+  // COUNT 1 and the one job it needs, not COUNT 3 and the jobs that only filled it (which
+  // singles() can then drop). True when one went down.
+  bool numbers() {
+    bool any = false;
+    for (std::size_t i = 0; i < steps_.size() && !out_of_budget(); ++i) {
+      for (std::size_t a = 1; i < steps_.size() && !out_of_budget(); ++a) {
+        const auto* call = std::get_if<scn::Call>(&steps_[i].action);
+        if (!call || a + 1 >= call->argv.size()) break;
+        const std::string word = upper(call->argv[a]);
+        if (word != "COUNT" && word != "LIMIT") continue;
+        const auto value = parse_int64(call->argv[a + 1]);
+        if (!value || *value <= 1) continue;
+        for (const std::int64_t lower : {std::int64_t{1}, *value / 2}) {
+          if (lower < 1 || lower >= *value) continue;
+          Steps candidate = steps_;
+          auto& c = std::get<scn::Call>(candidate[i].action);
+          c.argv[a + 1] = std::to_string(lower);
+          c.expect.reset();
+          if (accept(candidate, "numbers")) {
+            any = true;
+            break;
+          }
+        }
+      }
+    }
+    return any;
+  }
+
   // Each gap before a step (the first's: from 0) closed, else rounded down to a multiple
   // of 1000, 100 or 10 ms; the steps after it move with it. True when a time moved.
   bool times() {
@@ -349,6 +379,7 @@ Minimized minimize_scenario(const scenario::Scenario& failing, const MinimizeOpt
   m.drop_actors();
   m.ddmin();
   if (m.natives()) m.ddmin();
+  m.numbers();
   m.singles();
   for (int round = 0; round < 4 && m.times(); ++round) {
     if (!m.singles()) break;

@@ -147,5 +147,21 @@ TEST(HistoryMinimizer, a_scripted_call_becomes_its_native_verb_when_the_failure_
   EXPECT_NE(m.text.find("EMQ.CLAIM orders 5000 COUNT 1"), std::string::npos) << m.text;
 }
 
+// A COUNT the failure does not need goes down to 1, and the jobs that only filled it go:
+// the HSET breaks the row of j1, the first job claimed, whatever the COUNT.
+TEST(HistoryMinimizer, a_count_the_failure_does_not_need_goes_down_to_one) {
+  const Minimized m = minimize_scenario(parse(R"(scenario "count"
+at 0 p: EMQ.ADD orders j1 a
+at 0 p: EMQ.ADD orders j2 b
+at 0 p: EMQ.ADD orders j3 c
+at 0 w: EMQ.CLAIM orders 5000 COUNT 3
+at 0 op: HSET "emq:{orders}:job:j1" state pending
+)"), {});
+  ASSERT_TRUE(m.failing && m.error.empty()) << m.error;
+  EXPECT_TRUE(m.one_minimal);
+  EXPECT_EQ(m.calls_after, 3) << m.text;
+  EXPECT_NE(m.text.find("EMQ.CLAIM orders 5000 COUNT 1 "), std::string::npos) << m.text;
+}
+
 }  // namespace
 }  // namespace trafikey::properties
