@@ -6,6 +6,7 @@
 // with the job count calibrated at start so that a history averages ~1,000 calls. CPU
 // time is the process's (clock_gettime(CLOCK_PROCESS_CPUTIME_ID)); the history is hashed
 // but its text is not kept (what a campaign does) unless the row says so.
+#include <cctype>
 #include <dlfcn.h>
 #include <time.h>
 
@@ -130,7 +131,7 @@ Figures measure(const Workload& w, int jobs, double min_cpu_s, std::int64_t coun
 int main(int argc, char** argv) {
   using namespace trafikey::sim;
   bool quick = false;
-  std::string only;       // one workload, by the start of its name
+  std::string only;       // the workloads whose names start with it, up to a word's end
   std::int64_t count = 0;  // histories per row instead of a CPU-time window
   int jobs = 0;            // fixed job count instead of the calibration
   for (int i = 1; i < argc; ++i) {
@@ -171,7 +172,13 @@ int main(int argc, char** argv) {
   double unchecked_rate = 0;  // calls/CPU-s of the unchecked all-faults row: the checked rows' bar
   std::vector<std::string> ratios;
   for (const Workload& w : workloads) {
-    if (!only.empty() && !w.name.starts_with(only)) continue;
+    // the start of a name, ending at a word's end: "all faults, every" is the "every
+    // invariant" row, not also "everysec persistence"
+    const auto word_char = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
+    if (!only.empty() && (!w.name.starts_with(only) ||
+                          (w.name.size() > only.size() && word_char(only.back()) && word_char(w.name[only.size()])))) {
+      continue;
+    }
     const Figures f = measure(w, jobs > 0 ? jobs : calibrate(w), min_cpu_s, count);
     const auto calls = static_cast<double>(f.calls), histories = static_cast<double>(f.histories);
     if (!w.checked && w.faults == all && w.persistence == Persistence::always && !w.keep_text) {
