@@ -175,6 +175,8 @@ rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space) {
     if (share(1000) >= 1000 - space.several_queues_per_mille) plan.queues = 2 + share(2);
     // after that (see PlanSpace::odd_per_mille)
     if (share(1000) >= 1000 - space.odd_per_mille) plan.odd_calls = 1 + share(space.odd_calls_max);
+    // after that, large runs only (see PlanSpace::bulk_claim_per_mille)
+    if (large && share(1000) >= 1000 - space.bulk_claim_per_mille) plan.claim_overask = 100 + share(201);
     std::stable_sort(plan.faults.begin(), plan.faults.end(),
                      [](const Fault& a, const Fault& b) { return a.at_ms < b.at_ms; });
     return plan;

@@ -61,6 +61,12 @@ struct PlanSpace {
   // plans without it stay as they were); shrinks toward none, then fewer calls.
   std::int64_t odd_per_mille = 250;
   int odd_calls_max = 24;
+  // A share of the large runs has a greedy fleet: each CLAIM asks 100..300 over its free
+  // capacity (RunPlan::claim_overask), so one CLAIM can move more than 100 jobs and their
+  // leases can expire together. Without it no CLAIM asked for more than a dozen, and a core
+  // that capped COUNT, or the sweep's default LIMIT, at 100 passed every run. Drawn after
+  // everything else, in large runs only.
+  std::int64_t bulk_claim_per_mille = 0;
 };
 
 // Every fault kind, the campaign's space.

@@ -308,6 +308,7 @@ void Runner::look_before_call(Args argv) {
     if (near) saw("sweep-met-near-epoch");
     if (unstamped) saw("unstamped-row-swept");
     if (expired > limit) saw("sweep-cut-by-limit");
+    if (expired > 100 && limit > 100) saw("sweep-over-100-expired");
   } else if (verb == "EMQ.CLAIM") {
     const Keyspace::Zset* pending = data.zset_at(keys.pending(), wrong);
     if (!pending || argv.size() < 5) return;
@@ -315,6 +316,7 @@ void Runner::look_before_call(Args argv) {
     std::from_chars(argv[4].data(), argv[4].data() + argv[4].size(), count);
     const auto waiting = static_cast<std::int64_t>(pending->scores.size());
     if (waiting > 0 && count > waiting) saw("claim-count-above-pending");
+    if (waiting > 100 && count > 100) saw("claim-over-100-pending");
     if (count > 1) {
       std::int64_t claimable = 0;
       for (const auto& [score, member] : pending->order) {
@@ -779,7 +781,8 @@ const std::vector<std::string>& situation_names() {
       "fail-dead",                   "add-maxfailures-1",   "large-run",
       "unstamped-row-swept",         "reload-kept-epoch",    "several-queues",
       "other-queue-expired-at-sweep", "odd-call-refused",    "odd-call-read",
-      "add-of-an-existing-id",       "add-without-maxfailures", "complete-without-result"};
+      "add-of-an-existing-id",       "add-without-maxfailures", "complete-without-result",
+      "claim-over-100-pending",      "sweep-over-100-expired"};
   return names;
 }
 

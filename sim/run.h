@@ -65,6 +65,9 @@ struct RunSummary {
 //                               current run_id
 //   claim-met-ghost-count-gt-1  a CLAIM with COUNT > 1 that reaches a ghost in pending
 //   claim-count-above-pending   a CLAIM whose COUNT exceeds the (non-zero) pending count
+//   claim-over-100-pending      a CLAIM with COUNT > 100 while more than 100 jobs are pending
+//   sweep-over-100-expired      a sweep whose LIMIT (1000 when none) passes 100 while more
+//                               than 100 leases are expired
 //   extends-live-and-dead       an EXTENDS answering both 1 and 0
 //   fail-requeued, fail-dead    a FAIL answering 1, or 2
 //   add-maxfailures-1           a job added with MAXFAILURES 1

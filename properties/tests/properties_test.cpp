@@ -203,6 +203,7 @@ void all_property() {
   static const PlanSpace space = [] {
     PlanSpace s = full_space();
     s.large_per_mille = 50;
+    s.bulk_claim_per_mille = 500;
     return s;
   }();
   const auto plan = *gen_plan(space);
