@@ -24,6 +24,15 @@ std::optional<RowKey> parse_row_key(std::string_view key) {
   return RowKey{key.substr(5, close - 5), key.substr(close + 6)};
 }
 
+std::optional<std::string_view> key_queue(std::string_view key) {
+  if (!key.starts_with("emq:{")) return std::nullopt;
+  const auto close = key.find("}:", 5);
+  if (close == std::string_view::npos) return std::nullopt;
+  const std::string_view q = key.substr(5, close - 5);
+  if (!valid_queue_name(q)) return std::nullopt;
+  return q;
+}
+
 namespace {
 // Copies the few bytes of a key part. For up to 16 bytes (every part of a short queue
 // name) two overlapping word moves do it inline; std::memcpy with a length known only at

@@ -22,6 +22,9 @@ struct RowKey {
 // The inverse of QueueKeys::row: "emq:{q}:job:<id>" -> (q, id), views into `key`;
 // nullopt for any other key.
 std::optional<RowKey> parse_row_key(std::string_view key);
+// The queue whose hash tag a key carries: "emq:{q}:<anything>" -> q (a view into `key`)
+// when q is a valid queue name; nullopt for any other key.
+std::optional<std::string_view> key_queue(std::string_view key);
 
 // One key name built per verb call, held inline when it fits (a row key of a short queue
 // name and id), so a verb that only passes it on to the host allocates nothing for it.

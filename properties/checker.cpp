@@ -103,13 +103,11 @@ std::string lease_story(std::string_view id, const Job& job) {
 
 // "emq:{q}:pending" (or active, done, dead) -> q; nullopt for any other key.
 std::optional<std::string_view> set_key_queue(std::string_view key) {
-  constexpr std::string_view head = "emq:{";
-  if (!key.starts_with(head)) return std::nullopt;
-  const auto close = key.find('}', head.size());
-  if (close == std::string_view::npos) return std::nullopt;
-  const std::string_view rest = key.substr(close + 1);
+  const auto q = key_queue(key);
+  if (!q) return std::nullopt;
+  const std::string_view rest = key.substr(q->size() + 6);  // after "emq:{" q "}"
   if (rest != ":pending" && rest != ":active" && rest != ":done" && rest != ":dead") return std::nullopt;
-  return key.substr(head.size(), close - head.size());
+  return q;
 }
 
 constexpr std::array<JobState, 4> set_states{JobState::pending, JobState::active, JobState::done,

@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "core/args.h"
+#include "core/keys.h"
 #include "properties/scenario_export.h"
 #include "properties/scenario_replay.h"
 #include "sim/executor_scripts.h"
@@ -87,27 +88,22 @@ std::optional<std::vector<std::string>> native_of(const std::vector<std::string>
   if (verb == "EVALSHA") script = sim::executor_script_of_sha(argv[1]);
   if (verb == "EVAL") script = sim::executor_script_of_body(argv[1]);
   if (script == sim::ExecutorScript::none) return std::nullopt;
-  // "emq:{q}:pending" or "emq:{q}:active" -> q
-  const auto queue_of = [](const std::string& key) -> std::optional<std::string> {
-    const auto open = key.find('{'), close = key.find('}');
-    if (!key.starts_with("emq:{") || close == std::string::npos || close < open) return std::nullopt;
-    return key.substr(open + 1, close - open - 1);
-  };
   const std::size_t keys = argv[2] == "2" ? 2 : argv[2] == "3" ? 3 : 0;
   if (keys == 0 || argv.size() < 3 + keys) return std::nullopt;
-  const auto q = queue_of(argv[3]);
-  if (!q) return std::nullopt;
+  const auto queue = key_queue(argv[3]);  // "emq:{q}:pending" or "emq:{q}:active"
+  if (!queue) return std::nullopt;
+  const std::string q(*queue);
   const std::vector<std::string> args(argv.begin() + static_cast<std::ptrdiff_t>(3 + keys), argv.end());
   switch (script) {
     case sim::ExecutorScript::claim:  // ARGV lease_ms count
       if (keys != 2 || args.size() != 2) return std::nullopt;
-      return std::vector<std::string>{"EMQ.CLAIM", *q, args[0], "COUNT", args[1]};
+      return std::vector<std::string>{"EMQ.CLAIM", q, args[0], "COUNT", args[1]};
     case sim::ExecutorScript::extend:  // ARGV id token lease_ms
       if (keys != 2 || args.size() != 3) return std::nullopt;
-      return std::vector<std::string>{"EMQ.EXTEND", *q, args[0], args[1], args[2]};
+      return std::vector<std::string>{"EMQ.EXTEND", q, args[0], args[1], args[2]};
     case sim::ExecutorScript::complete: {  // ARGV id token [result]
       if (keys != 3 || args.size() < 2 || args.size() > 3) return std::nullopt;
-      std::vector<std::string> out{"EMQ.COMPLETE", *q};
+      std::vector<std::string> out{"EMQ.COMPLETE", q};
       out.insert(out.end(), args.begin(), args.end());
       return out;
     }

@@ -17,9 +17,8 @@ std::int64_t int_arg(std::string_view text, std::int64_t fallback) {
 
 // "emq:{q}:pending" -> q (claim.lua's first key); empty for any other key.
 std::string_view queue_of_pending_key(std::string_view key) {
-  constexpr std::string_view head = "emq:{", tail = "}:pending";
-  if (key.size() <= head.size() + tail.size() || !key.starts_with(head) || !key.ends_with(tail)) return {};
-  return key.substr(head.size(), key.size() - head.size() - tail.size());
+  const auto q = key_queue(key);
+  return q && key.ends_with(":pending") && key.size() == q->size() + 14 ? *q : std::string_view();
 }
 
 }  // namespace

@@ -222,6 +222,17 @@ TEST(Keys, a_row_key_parses_back_to_its_queue_and_id) {
   EXPECT_FALSE(parse_row_key("orders:job:j1").has_value());
 }
 
+TEST(Keys, every_key_of_a_queue_names_its_queue) {
+  const QueueKeys keys("orders");
+  for (std::string_view key : {keys.pending(), keys.active(), keys.done(), keys.dead(), keys.seq()}) {
+    EXPECT_EQ(key_queue(key), "orders") << key;
+  }
+  EXPECT_EQ(key_queue(keys.row("j1")), "orders");
+  EXPECT_FALSE(key_queue("orders:pending").has_value());
+  EXPECT_FALSE(key_queue("emq:{orders").has_value());
+  EXPECT_FALSE(key_queue("emq:{}:pending").has_value()) << "not a valid queue name";
+}
+
 TEST(Errors, texts_are_the_spec_texts) {
   EXPECT_EQ(errors::wrong_arity, "ERR EMQ wrong number of arguments");
   EXPECT_EQ(errors::syntax, "ERR EMQ syntax error");

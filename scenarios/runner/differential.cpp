@@ -49,10 +49,8 @@ ScenarioKeys scenario_keys(const Scenario& scenario) {
       if (call->argv.size() > 2) numkeys = std::strtoull(call->argv[2].c_str(), nullptr, 10);
       for (std::size_t i = 3; i < call->argv.size() && i < 3 + numkeys; ++i) {
         const std::string& key = call->argv[i];
-        const std::size_t open = key.find('{'), close = key.find('}');
-        if (key.starts_with("emq:{") && close != std::string::npos && close > open &&
-            valid_queue_name(std::string_view(key).substr(open + 1, close - open - 1))) {
-          keys.queues.insert(key.substr(open + 1, close - open - 1));
+        if (const auto q = key_queue(key)) {
+          keys.queues.insert(std::string(*q));
         } else {
           keys.plain_keys.insert(key);
         }
