@@ -71,7 +71,6 @@ std::string stamp_text(const std::optional<sim::LeaseStamp>& s) {
 // One row's fields, its key looked up once.
 class RowView {
  public:
-  RowView(const Keyspace& data, const QueueKeys& keys, std::string_view id) : hash_(row_of(data, keys, id)) {}
   explicit RowView(const Keyspace::Hash* hash) : hash_(hash) {}
   static const Keyspace::Hash* row_of(const Keyspace& data, const QueueKeys& keys, std::string_view id) {
     bool wrong = false;
@@ -112,6 +111,22 @@ std::optional<std::string_view> set_key_queue(std::string_view key) {
 
 constexpr std::array<JobState, 4> set_states{JobState::pending, JobState::active, JobState::done,
                                              JobState::dead};
+
+// Appends `x` unless it is the last element already: a call writes one job's keys, and one
+// key's fields, one after another, so most repeats are caught before any sort.
+// (Pairs of strings and of views compare member by member.)
+template <class A, class B>
+bool same(const A& a, const B& b) {
+  return a == b;
+}
+template <class A1, class A2, class B1, class B2>
+bool same(const std::pair<A1, A2>& a, const std::pair<B1, B2>& b) {
+  return a.first == b.first && a.second == b.second;
+}
+template <class Vector, class T>
+void push_unless_last(Vector& v, const T& x) {
+  if (v.empty() || !same(v.back(), x)) v.emplace_back(x);
+}
 
 // What one journal entry (sim/undo.h) touched: a job, by its row or its member of a set
 // (job(queue, id)), or a set written whole (DEL, SET, or as a hash: queue(queue)).
@@ -313,11 +328,7 @@ void Checker::collect_touched(const World& world, const CallRecord& call) {
   auto& ids = touched_.ids;
   const Args argv = call.argv;
   if (new_queue_) touched_.queues.push_back(argv[1]);
-  // A call writes one job's keys one after another (its set member, its row): the same
-  // job twice in a row is kept once, leaving the sort below less to do.
-  auto touch = [&](std::string_view q, std::string_view id) {
-    if (ids.empty() || ids.back().first != q || ids.back().second != id) ids.emplace_back(q, id);
-  };
+  auto touch = [&](std::string_view q, std::string_view id) { push_unless_last(ids, std::pair(q, id)); };
   // What the ledger moved: the jobs it read from the argv and the reply (it tells which;
   // every word of them, as this once took, was many more lookups, none of them a job that
   // could have changed).
@@ -497,17 +508,13 @@ void Checker::check_lease_verb(const World& world, const CallRecord& call) {
 void Checker::before_rollback(const World& world, std::int64_t position, std::int64_t kept_calls) {
   // Copied now: the rewind drops these journal entries and the ledger's events.
   rollback_.told = true;
-  auto job = [&](std::string_view q, std::string_view id) {
-    if (rollback_.ids.empty() || rollback_.ids.back().first != q || rollback_.ids.back().second != id) {
-      rollback_.ids.emplace_back(q, id);
-    }
-  };
+  auto job = [&](std::string_view q, std::string_view id) { push_unless_last(rollback_.ids, std::pair(q, id)); };
   auto whole = [&](std::string_view) { rollback_.everything = true; };
   const sim::UndoLog* journal = world.data().journal();
   const bool told = journal && journal->each_since(position, [&](sim::UndoLog::Wrote wrote, std::string_view key,
                                                                  std::string_view name) {
     classify_write(wrote, key, name, job, whole);
-    if (with_model_ && (rollback_.keys.empty() || rollback_.keys.back() != key)) rollback_.keys.emplace_back(key);
+    if (with_model_) push_unless_last(rollback_.keys, key);
   });
   if (!told) rollback_.everything = true;
   world.ledger().each_moved_after(kept_calls, job);
@@ -530,13 +537,13 @@ void Checker::after_start(const World& world) {
                (!rollback_.told && world.kept_calls() != world.calls());
   if (with_model_) {
     // the model keeps what the world kept: the prefix of its own write stream
-    auto job = [&](std::string_view q, std::string_view id) { rollback_.ids.emplace_back(q, id); };
+    auto job = [&](std::string_view q, std::string_view id) { push_unless_last(rollback_.ids, std::pair(q, id)); };
     auto all = [&](std::string_view) { whole = true; };
     const bool told = model_.data().journal()->each_since(
         model_.position_after(world.kept_calls()),
         [&](sim::UndoLog::Wrote wrote, std::string_view key, std::string_view name) {
           classify_write(wrote, key, name, job, all);
-          if (rollback_.keys.empty() || rollback_.keys.back() != key) rollback_.keys.emplace_back(key);
+          push_unless_last(rollback_.keys, key);
         });
     if (!told) whole = true;
     model_.keep_calls(world.kept_calls());
@@ -657,14 +664,10 @@ void Checker::check_model(const World& world, const CallRecord& call) {
     return;
   }
   // Before the call the two keyspaces were equal (or a difference was reported: the run
-  // stops at it): a start, a phase end compare them whole, and every call since compared
-  // each key either side wrote. So after it they can differ only in a key one side wrote
-  // (every write goes through a keyspace's journal; touched_.everything above covers a
-  // journal that cannot tell): those keys are compared, whichever names them, the model's
-  // own list of the call's keys, a row the server's reply names or neither. A sorted set
-  // differs then only in its size or in a member one side wrote: those are compared, not
-  // its every member (an O(jobs) compare per call). Anything else is small and compared
-  // whole.
+  // stops at it): the first start and the phase ends compare them whole, a later start
+  // what its rollback undid, and every call since each key either side wrote. So after it
+  // they can differ only in a key one side wrote (every write goes through a keyspace's
+  // journal; touched_.everything above covers a journal that cannot tell).
   const Keyspace& server = world.data();
   const Keyspace& mine = model_.data();
   // Whether a key may differ, from a run of its writes [from, to): a sorted set that held

@@ -185,11 +185,7 @@ class Ledger {
   // last until the ledger next changes.
   template <class F>
   void each_moved(std::int64_t index, F&& f) const {
-    if (events_.empty() || events_.back().call != index) return;
-    for (std::uint32_t i = events_.back().begin; i < events_.back().end; ++i) {
-      const Key& key = slots_[items_[i].key].key;
-      f(std::string_view(key.first), std::string_view(key.second));
-    }
+    if (!events_.empty() && events_.back().call == index) each_job_of(events_.back(), f);
   }
 
   // Calls f(queue, id) for each job the calls after `call` moved (newest first; a job may
@@ -197,12 +193,7 @@ class Ledger {
   // ledger next changes.
   template <class F>
   void each_moved_after(std::int64_t call, F&& f) const {
-    for (auto e = events_.rbegin(); e != events_.rend() && e->call > call; ++e) {
-      for (std::uint32_t i = e->begin; i < e->end; ++i) {
-        const Key& key = slots_[items_[i].key].key;
-        f(std::string_view(key.first), std::string_view(key.second));
-      }
-    }
+    for (auto e = events_.rbegin(); e != events_.rend() && e->call > call; ++e) each_job_of(*e, f);
   }
 
  private:
@@ -232,6 +223,14 @@ class Ledger {
     return StringHash{}(queue) * 0x9e3779b97f4a7c15ull + StringHash{}(id);
   }
 
+  // f(queue, id) for each job `event` names, in order.
+  template <class F>
+  void each_job_of(const Event& event, F& f) const {
+    for (std::uint32_t i = event.begin; i < event.end; ++i) {
+      const Key& key = slots_[items_[i].key].key;
+      f(std::string_view(key.first), std::string_view(key.second));
+    }
+  }
   static Verb classify(std::string_view name);
   bool decode(const CallRecord& call, Verb verb, Event& event);
   std::uint32_t key_number(std::string_view queue, std::string_view id);

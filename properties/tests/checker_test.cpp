@@ -44,8 +44,13 @@ TEST(Checker, a_start_judges_what_its_rollback_took_back_and_agrees_with_the_who
       ASSERT_TRUE(b.violations.empty()) << b.violations.front().describe();
       // each judged as often or less (a start judges a part), never an invariant dropped
       for (const auto& [id, n] : b.judged) {
-        EXPECT_EQ(a.judged.contains(id), n > 0) << id;
+        const auto it = a.judged.find(id);
+        EXPECT_EQ(it != a.judged.end(), n > 0) << id;
+        if (it != a.judged.end()) {
+          EXPECT_LE(it->second, n) << id;
+        }
       }
+      EXPECT_EQ(a.judged.size(), b.judged.size());
       EXPECT_EQ(a.edges, b.edges);
       // the starts that lost calls: the rollbacks judged alone
       for (std::size_t at = a.summary.history.find("\"lost_calls\":"); at != std::string::npos;
