@@ -17,7 +17,7 @@ reports::DashboardRun row_of(const Coverage& r) {
   row.calls = r.calls;
   row.sim_ms = r.sim_ms;
   for (const auto& [state, n] : r.final_states) {
-    if (state != "vanished") row.jobs += n;  // jobs the ledger still holds at the end
+    if (state != "vanished") row.jobs += n;  // jobs the server still holds at the end
   }
   row.outcome = r.outcome;
   row.faults = r.faults;
@@ -86,12 +86,12 @@ reports::CampaignDashboard dashboard_of_summary(const properties::CampaignSummar
     d.edges[{edge.substr(0, arrow), edge.substr(arrow + 2)}].count += n;
   }
   for (const auto& [state, n] : s.final_states) {
-    // "vanished" counts planned jobs the ledger does not hold at the end: not a state.
+    // "vanished" counts planned jobs the server does not hold at the end: not a state.
     if (n > 0 && state != "vanished") d.final_states[state] = n;
   }
   if (auto it = s.final_states.find("vanished"); it != s.final_states.end() && it->second > 0) {
     d.outcome_note = std::to_string(it->second) +
-                     " planned jobs are not in the ledger at the end (\"vanished\"; not drawn in the state graph).";
+                     " planned jobs are not held by the server at the end (\"vanished\"; not drawn in the state graph).";
   }
   d.calls_histogram = s.calls_histogram;
   d.sim_ms_histogram = s.sim_ms_histogram;

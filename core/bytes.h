@@ -2,7 +2,7 @@
 // inline equality. Keys, field names, job ids, command names and history strings are a
 // few bytes to a few dozen; a libc call (memcmp, memcpy of a variable size,
 // std::_Hash_bytes) per string cost more than the work. Shared by the core (command
-// names) and the simulator (keyspace, undo log, ledger, history, server).
+// names) and the simulator (keyspace, undo log, history, server) and the model's ledger.
 #pragma once
 
 #include <cstddef>

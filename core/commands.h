@@ -15,7 +15,7 @@ namespace trafikey {
 
 using Handler = Reply (*)(Host& host, Args argv);
 
-// Which verb an entry is, for code that acts on the verb (the sim's ledger) rather than
+// Which verb an entry is, for code that acts on the verb (the model's ledger) rather than
 // run it: switch on this, never on the name's spelling or length. In table order.
 enum class VerbId : std::uint8_t { add, claim, extend, extends, complete, fail, stalled_check, stats, job, epoch };
 

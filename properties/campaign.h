@@ -65,7 +65,7 @@ struct CampaignResult {
     std::int64_t sim_ms = 0;  // the run's length in simulated (true) time, never wall-clock
     std::string outcome;
     std::map<std::string, std::int64_t> faults, verdicts, edges, situations;
-    std::map<std::string, std::int64_t> final_states;  // jobs by ledger state at the end
+    std::map<std::string, std::int64_t> final_states;  // jobs the server holds at the end, by state (RunSummary::jobs)
     std::map<std::string, std::int64_t> judged;        // invariant -> times judged
   };
   std::vector<RunCoverage> coverage;

@@ -11,7 +11,7 @@
 namespace trafikey::properties {
 
 using sim::CallRecord;
-using sim::JobTruth;
+using model::JobTruth;
 using sim::Keyspace;
 using sim::World;
 
@@ -63,7 +63,7 @@ std::int64_t count_of(std::string_view text) {
   return parse_int64(text).value_or(-1);
 }
 
-std::string stamp_text(const std::optional<sim::LeaseStamp>& s) {
+std::string stamp_text(const std::optional<model::LeaseStamp>& s) {
   if (!s) return "no stamp";
   return "incarnation " + std::to_string(s->incarnation) + " at t=" + std::to_string(s->true_ms);
 }
@@ -88,7 +88,7 @@ class RowView {
   const Keyspace::Hash* hash_ = nullptr;
 };
 
-// A job's lease as the ledger knew it (a JobTruth or the checker's copy of one).
+// A job's lease as the model's ledger knew it (a JobTruth or the checker's copy of one).
 template <class Job>
 std::string lease_story(std::string_view id, const Job& job) {
   std::string s = "lease of " + std::string(id) + " (token " + std::to_string(job.token) + ")";
@@ -191,7 +191,7 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
   new_queue_ = false;
   const sim::UndoLog* journal = world.data().journal();
   server_from_ = journal ? journal->position() : -1;
-  if (with_model_) {
+  {  // the model runs whether or not verb.model is judged: its ledger is the ground truth
     model_from_ = model_.data().journal()->position();
     model::Context ctx;
     ctx.now_ms = world.server_ms();
@@ -214,7 +214,7 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
     queues_.emplace(q);
     new_queue_ = true;
   }
-  const auto& ledger = world.ledger();
+  const auto& ledger = model_.ledger();
   auto remember = [&](std::string_view id) {
     if (const JobTruth* job = ledger.job(q, id)) before_jobs_.emplace_back(std::string(id), seen(*job));
   };
@@ -255,6 +255,9 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
 
 void Checker::after_call(const World& world, const CallRecord& call) {
   current_ = &call;
+  // The model's ledger takes the call in first, as the model answered it: every judgement
+  // below reads the jobs as they stand after it.
+  model_.settle(call, expect_);
   // The verb through the core's command table (as the server and the ledger find it), not
   // an upper-cased copy compared with each name.
   const CommandSpec* spec = call.argv.empty() ? nullptr : find_command(call.argv[0]);
@@ -309,7 +312,7 @@ void Checker::after_call(const World& world, const CallRecord& call) {
   // jobs the call names, all of them in touched_.
   judge(id_of("queue.transitions"));
   for (const auto& [q, id] : touched_.ids) {
-    const JobTruth* job = world.ledger().job(q, id);
+    const JobTruth* job = model_.ledger().job(q, id);
     if (!job || job->transitions.empty() || job->transitions.back().call != call.index) continue;
     const auto& t = job->transitions.back();
     if (!graph_.allowed(t.from, t.to)) {
@@ -332,7 +335,7 @@ void Checker::collect_touched(const World& world, const CallRecord& call) {
   // What the ledger moved: the jobs it read from the argv and the reply (it tells which;
   // every word of them, as this once took, was many more lookups, none of them a job that
   // could have changed).
-  world.ledger().each_moved(call.index, touch);
+  model_.ledger().each_moved(call.index, touch);
   // What the server wrote, from its journal; the model's writes, from its own.
   writes_.clear();
   const sim::UndoLog* journal = world.data().journal();
@@ -517,7 +520,7 @@ void Checker::before_rollback(const World& world, std::int64_t position, std::in
     if (with_model_) push_unless_last(rollback_.keys, key);
   });
   if (!told) rollback_.everything = true;
-  world.ledger().each_moved_after(kept_calls, job);
+  model_.ledger().each_moved_after(kept_calls, job);
 }
 
 void Checker::after_start(const World& world) {
@@ -527,8 +530,8 @@ void Checker::after_start(const World& world) {
                            " calls";
   // What the new process holds that was not judged already. Every call was judged (the
   // jobs and keys it touched) and the phase ends judged everything, so the dataset as of
-  // the kept calls was judged when they ran; the ledger truncated to them is the ledger as
-  // it stood then (sim/ledger.h), and so is the model (its own write stream, never the
+  // the kept calls was judged when they ran; the model truncated to them, its ledger with
+  // it, is the model as it stood then (its own write stream, never the
   // server's). So a start judges what the rollback took back: the keys the server's
   // journal and the model's undid, the jobs the ledger's lost events moved. Judged whole:
   // the first start, a start that emptied the dataset (persistence `none`), and any
@@ -546,16 +549,16 @@ void Checker::after_start(const World& world) {
           push_unless_last(rollback_.keys, key);
         });
     if (!told) whole = true;
-    model_.keep_calls(world.kept_calls());
-    model_.new_process();
   }
+  model_.keep_calls(world.kept_calls());
+  model_.new_process();
   started_ = true;
   if (whole) {
     check_model_keyspace(world, when);
     // persistence may have rolled rows back: transitions restart from what was kept
     shadow_.clear();
     tokens_.clear();
-    for (const auto& [key, job] : world.ledger().jobs()) {
+    for (const auto& [key, job] : model_.ledger().jobs()) {
       if (job.token > 0) tokens_.emplace(std::string(token_key(key.first, key.second)), job.token);
       if (!queues_.contains(key.first)) continue;
       const std::string* state = field(world.data(), QueueKeys(key.first).row(job.id), "state");
@@ -592,7 +595,7 @@ void Checker::judge_rollback(const World& world, std::string_view when) {
   touched_.queues.clear();
   touched_.everything = false;
   for (const auto& [q, id] : rollback_.ids) {
-    const JobTruth* job = world.ledger().job(q, id);
+    const JobTruth* job = model_.ledger().job(q, id);
     const std::string_view key = token_key(q, id);
     if (job && job->token > 0) {
       tokens_.insert_or_assign(std::string(key), job->token);
@@ -642,7 +645,6 @@ void Checker::check_epoch_load(const World& world) {
 void Checker::check_model(const World& world, const CallRecord& call) {
   if (!with_model_) return;
   judge(id_of("verb.model"));
-  model_.end_call(call.index);
   // The facts are spelt only when something differs.
   auto head = [&] {
     std::string text = "st=" + std::to_string(call.at.server_ms) + ":";
@@ -786,7 +788,7 @@ void Checker::check_queue(const World& world, const std::string& q,
     bool wrong = false;
     sets[i] = data.zset_at(set_keys[i], wrong);
   }
-  const auto& ghosts = world.ledger().ghosts();
+  const auto& ghosts = model_.ledger().ghosts();
   auto ghost = [&](std::string_view id) {
     return !ghosts.empty() && ghosts.contains(std::pair<std::string_view, std::string_view>(q, id));
   };
@@ -819,7 +821,7 @@ void Checker::check_queue(const World& world, const std::string& q,
     // The ledger lists its jobs by (queue, id), bytes compared as here: one walk along
     // `members` finds each job's sets.
     auto it = members.begin();
-    for (const auto& [key, job] : world.ledger().jobs()) {
+    for (const auto& [key, job] : model_.ledger().jobs()) {
       if (key.first != q || ghost(job.id)) continue;
       in.clear();
       const std::string_view id = job.id;
@@ -841,7 +843,7 @@ void Checker::check_queue(const World& world, const std::string& q,
       if (sets[i] && sets[i]->scores.contains(id)) p.in[p.sets++] = set_states[i];
     }
     p.row = RowView::row_of(data, keys, id);
-    p.job = world.ledger().job(q, id);
+    p.job = model_.ledger().job(q, id);
   }
   for (const Probe& p : probes) {
     if (p.sets > 0) check_member(world, p.row, shadow, p.id, {p.in.data(), p.sets});
@@ -907,20 +909,20 @@ void Checker::check_member(const World& world, const Keyspace::Hash* row_hash, S
   }
 }
 
-// A job of the ledger (not a ghost) against the server: in a set, the set its replies
-// imply, charged as its history charges, stamped by the process of its last lease.
+// A job of the model's ledger (not a ghost) against the server: in the set the model
+// put it in, charged as its history charges, stamped by the process of its last lease.
 void Checker::check_ledger_job(const World& world, const Keyspace::Hash* row_hash, const JobTruth& job,
                                std::span<const JobState> in) {
   const RowView row(row_hash);
   if (in.empty()) {
     fail("queue.conserve", world, job.id + " is " + std::string(job_state_name(job.state)) +
-                                      " in the ledger but in no set on the server");
+                                      " in the model but in no set on the server");
     return;
   }
   if (in.size() == 1 && in[0] != job.state) {
     fail("queue.conserve", world,
          job.id + " is " + std::string(job_state_name(in[0])) + " on the server but " +
-             std::string(job_state_name(job.state)) + " by the replies the server gave");
+             std::string(job_state_name(job.state)) + " in the model");
   }
   const std::int64_t stalled = count_of(row.field_or("stalled"));
   const std::int64_t failures = count_of(row.field_or("failures"));
@@ -947,7 +949,7 @@ void Checker::check_drain(const World& world, std::string_view outcome, std::int
   judge(id_of("liveness.drain"));
   if (outcome == "drained") return;
   std::string stuck;
-  for (const auto& [key, job] : world.ledger().jobs()) {
+  for (const auto& [key, job] : model_.ledger().jobs()) {
     if (job.state == JobState::done || job.state == JobState::dead || job.lane) continue;
     if (!stuck.empty()) stuck += ", ";
     stuck += job.id + " (" + std::string(job_state_name(job.state)) + ")";

@@ -1,8 +1,8 @@
 // Checker: the invariants of shared spec INVARIANTS.md, judged on every step of a world.
 //
 // Attached to a World as its observer, the checker compares the server (its rows and
-// sets, its replies) with the ledger (the reference model fed by replies) after every
-// call and after every start of a server process: over the whole keyspace at each start,
+// sets, its replies) with the model (properties/model/: its dataset, and its ledger of
+// each job's leases and moves, the one ground truth) after every call and after every start of a server process: over the whole keyspace at each start,
 // phase boundary and the end, and after a call over the jobs and keys that call touched
 // (its argv, its reply, and what the server and the model wrote, read from their
 // keyspaces' journals), which is all a call can change.
@@ -103,7 +103,7 @@ class Checker final : public sim::WorldObserver {
     JobState state = JobState::pending;
     std::int64_t token = 0;
     std::string holder;
-    std::optional<sim::LeaseStamp> granted, stamp;
+    std::optional<model::LeaseStamp> granted, stamp;
     std::int64_t deadline_server_ms = 0;
     std::int64_t failures = 0, max_failures = 3;
     bool lane = false;
@@ -164,7 +164,7 @@ class Checker final : public sim::WorldObserver {
   // row: the job's row on the server (null: none)
   void check_member(const sim::World& world, const sim::Keyspace::Hash* row, Shadow& shadow, std::string_view id,
                     std::span<const JobState> in);
-  void check_ledger_job(const sim::World& world, const sim::Keyspace::Hash* row, const sim::JobTruth& job,
+  void check_ledger_job(const sim::World& world, const sim::Keyspace::Hash* row, const model::JobTruth& job,
                         std::span<const JobState> in);
   // One touched id of a queue, looked up once for both judgements (check_queue).
   struct Probe {
@@ -172,10 +172,10 @@ class Checker final : public sim::WorldObserver {
     std::array<JobState, 4> in{};  // the sets holding it: in[0, sets)
     std::size_t sets = 0;
     const sim::Keyspace::Hash* row = nullptr;
-    const sim::JobTruth* job = nullptr;
+    const model::JobTruth* job = nullptr;
   };
   std::vector<Probe> probes_;
-  static JobSeen seen(const sim::JobTruth& job);
+  static JobSeen seen(const model::JobTruth& job);
 
   std::vector<Violation> violations_;
   std::array<std::int64_t, trafikey::invariant_ids.size()> judged_counts_{};

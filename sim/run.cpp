@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/keys.h"
+#include "core/states.h"
 #include "sim/executor_scripts.h"
 #include "sim/odd_calls.h"
 
@@ -648,8 +649,39 @@ void Runner::on_liveness() {
   }
 }
 
-// Lanes do not count: they are swept elsewhere (EMQ §5).
-bool Runner::drained() const { return world_.ledger().open_jobs() == 0; }
+// The server's jobs, by the set each id sits in: an id counts where its row exists (an id
+// whose row an operator deleted is a ghost, which CLAIM and the sweep remove; EMQ §4, §5).
+// `each(state, id, row)` for each such member of each plan queue's four sets, in set
+// order; it answers false to stop. The driver reads the server here as any client could:
+// what the server should hold is the checker's to judge (properties/model/).
+template <class F>
+void each_held(const World& world, const RunPlan& plan, F&& each) {
+  constexpr std::array<JobState, 4> states{JobState::pending, JobState::active, JobState::done, JobState::dead};
+  for (int qi = 0; qi < std::max(plan.queues, 1); ++qi) {
+    const QueueKeys keys(plan.queue_name(qi));
+    const std::array<std::string_view, 4> sets{keys.pending(), keys.active(), keys.done(), keys.dead()};
+    for (std::size_t s = 0; s < sets.size(); ++s) {
+      bool wrong = false;
+      const Keyspace::Zset* set = world.data().zset_at(sets[s], wrong);
+      if (!set) continue;
+      for (const auto& [score, id] : set->order) {
+        const Keyspace::Hash* row = world.data().hash_at(keys.row_name(id).view(), wrong);
+        if (row && !each(states[s], std::string_view(id), *row)) return;
+      }
+    }
+  }
+}
+
+// Every job pending or active is done or dead, lane rows aside (a row an operator gave a
+// `group`: the sweep leaves it to its lane, EMQ §5).
+bool Runner::drained() const {
+  bool open = false;
+  each_held(world_, plan_, [&](JobState state, std::string_view, const Keyspace::Hash& row) {
+    open = (state == JobState::pending || state == JobState::active) && !Keyspace::hash_field(row, "group");
+    return !open;
+  });
+  return !open;
+}
 
 RunSummary Runner::run() {
   if (options_.on_world) options_.on_world(world_);
@@ -725,26 +757,21 @@ RunSummary Runner::run() {
   if (summary.outcome.empty()) summary.outcome = "liveness-bound-exceeded";
   if (options_.before_end) options_.before_end(world_, summary.outcome);
 
-  // Counted by state number first: a name and a map lookup per job and per move were a
-  // percent of a run. Only states and edges that occurred get an entry, as before.
+  // The jobs the server holds at the end, by state; "vanished": planned jobs it does not
+  // hold (persistence lost their ADD, an operator deleted their row).
   constexpr std::size_t states = all_job_states.size();
   std::array<std::int64_t, states> by_state{};
-  std::array<std::array<std::int64_t, states>, states> by_edge{};
-  for (const auto& [key, job] : world_.ledger().jobs()) {
-    ++by_state[static_cast<std::size_t>(job.state)];
-    for (const auto& t : job.transitions) ++by_edge[static_cast<std::size_t>(t.from)][static_cast<std::size_t>(t.to)];
+  std::int64_t held = 0;
+  each_held(world_, plan_, [&](JobState state, std::string_view, const Keyspace::Hash&) {
+    ++by_state[static_cast<std::size_t>(state)];
+    ++held;
+    return true;
+  });
+  for (const JobState state : all_job_states) {
+    const auto f = static_cast<std::size_t>(state);
+    if (by_state[f]) summary.jobs[std::string(job_state_name(state))] = by_state[f];
   }
-  for (const JobState from : all_job_states) {
-    const auto f = static_cast<std::size_t>(from);
-    if (by_state[f]) summary.jobs[std::string(job_state_name(from))] = by_state[f];
-    for (const JobState to : all_job_states) {
-      const auto t = static_cast<std::size_t>(to);
-      if (by_edge[f][t]) {
-        summary.edges[std::string(job_state_name(from)) + "->" + std::string(job_state_name(to))] = by_edge[f][t];
-      }
-    }
-  }
-  summary.jobs["vanished"] = plan_.jobs - static_cast<std::int64_t>(world_.ledger().jobs().size());
+  summary.jobs["vanished"] = plan_.jobs - held;
   std::string fields;
   for (const auto& [state, n] : summary.jobs) {
     if (!fields.empty()) fields += ',';

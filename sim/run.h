@@ -3,7 +3,7 @@
 //   safety    [0, safety_ms): faults as planned
 //   liveness  from safety_ms: faults off (server clock back to rate 1, a broken server
 //             restarted, a fresh worker if every worker died); ends when every job the
-//             ledger knows is done or dead, or fails when the plan's bound is exceeded.
+//             server holds is done or dead, or fails when the plan's bound is exceeded.
 //
 // Actors. The producer `p` adds jobs j1..jN at drawn times. Worker `wK` claims with COUNT
 // up to its free capacity, works each job for a drawn duration of its own clock, extends
@@ -46,10 +46,9 @@ struct RunSummary {
   std::int64_t calls = 0;
   std::int64_t end_true_ms = 0;
   std::int64_t liveness_started_ms = 0;
-  std::map<std::string, std::int64_t> jobs;      // by ledger state, plus "vanished"
+  std::map<std::string, std::int64_t> jobs;      // held at the end, by state, plus "vanished"
   std::map<std::string, std::int64_t> faults;    // by fault kind, as applied
   std::map<std::string, std::int64_t> verdicts;  // by sweep verdict
-  std::map<std::string, std::int64_t> edges;     // "pending->active" ... from the ledger
   // Situations the contract cares about, by name (situation_names()), as the driver saw
   // them around its calls: how often each occurred in this run.
   std::map<std::string, std::int64_t> situations;

@@ -205,7 +205,6 @@ const CallRecord& World::call(std::string_view actor, Args argv) {
       verdict(id.text(), SweepVerdict::lane, stamp_inc(id.text()));
     }
   }
-  ledger_.apply(rec);
   if (observer_) observer_->after_call(*this, rec);
   return rec;
 }
@@ -240,7 +239,6 @@ void World::restart() {
       survived = 0;
       break;
   }
-  ledger_.truncate(survived);
   durable_calls_ = replica_calls_ = calls_;
   last_sync_server_ms_ = server_ms();
   last_replica_true_ms_ = true_ms_;
@@ -251,7 +249,6 @@ void World::failover() {
   // The promoted replica's disk and its own new replica start from what it held.
   rewind_to(replica_pos_, replica_calls_);
   const std::int64_t survived = replica_calls_;
-  ledger_.truncate(survived);
   durable_calls_ = calls_;
   last_sync_server_ms_ = server_ms();
   last_replica_true_ms_ = true_ms_;

@@ -1,11 +1,13 @@
 // World: the simulated Valkey with its processes, clocks and persistence, driven one step
 // at a time and recorded as a history.
 //
-// The world owns the datasets and the sequence of server incarnations; the ledger (ground
-// truth) and the history are fed by every step. Its primitives are what both drivers
-// use: generated runs (sim/run.h: producers, workers, a sweeper and a fault plan) and
-// scenario files (one step per line). Nothing here reads the wall clock, the environment
-// or an unordered container's order, and nothing runs on another thread.
+// The world owns the datasets and the sequence of server incarnations; the history is fed
+// by every step. It keeps no model of the queue: the ground truth a checker judges the
+// server by is the checker's own (properties/model/: the model and its ledger). Its
+// primitives are what both drivers use: generated runs (sim/run.h: producers, workers, a
+// sweeper and a fault plan) and scenario files (one step per line). Nothing here reads the
+// wall clock, the environment or an unordered container's order, and nothing runs on
+// another thread.
 //
 // Persistence keeps a prefix of the call stream (writes reach disk at call boundaries):
 //   always    every call survives a restart
@@ -24,10 +26,11 @@
 #include <string_view>
 #include <vector>
 
+#include "core/args.h"
+#include "core/reply.h"
 #include "sim/clock.h"
 #include "sim/history.h"
 #include "sim/keyspace.h"
-#include "sim/ledger.h"
 #include "sim/plan.h"
 #include "sim/prng.h"
 #include "sim/server.h"
@@ -37,6 +40,21 @@ namespace trafikey::sim {
 
 class World;
 
+// One call as the world ran it. `actor` and `argv` view the caller's bytes: they are valid
+// during the step (the observers' hooks) and not after it. Copying every
+// argument of every call into strings was a few percent of a run.
+struct CallRecord {
+  std::int64_t index = 0;  // 1-based, across the whole run
+  Stamp at;
+  std::string_view actor;
+  Args argv;
+  Reply reply = Reply::nil();
+  bool lost = false;
+  std::int64_t writes = 0;
+  std::int64_t history_line = 0;  // 1-based line of the call in the history
+};
+
+
 // Sees every step; the invariant checker is one. Both hooks run inside the step.
 class WorldObserver {
  public:
@@ -45,13 +63,13 @@ class WorldObserver {
   }
   virtual void after_call(const World& world, const CallRecord& call) { (void)world, (void)call; }
   // Before a restart or failover takes the dataset back to `position` of the write stream,
-  // keeping the first `kept_calls` calls: the journal and the ledger still hold what is
-  // about to be lost. Not called when nothing is undone (persistence `always` keeps every
+  // keeping the first `kept_calls` calls: the journal still holds what is about to be
+  // lost. Not called when nothing is undone (persistence `always` keeps every
   // call; `none` empties the dataset and its journal).
   virtual void before_rollback(const World& world, std::int64_t position, std::int64_t kept_calls) {
     (void)world, (void)position, (void)kept_calls;
   }
-  // After a restart or failover has finished (new incarnation started, ledger truncated).
+  // After a restart or failover has finished (new incarnation started).
   virtual void after_start(const World& world) { (void)world; }
   // After a reload inside the same process (World::reload).
   virtual void after_reload(const World& world) { (void)world; }
@@ -130,7 +148,6 @@ class World {
   // ---- what the checker and reports read
   const SimServer& server() const { return server_; }
   const Keyspace& data() const { return live_; }
-  const Ledger& ledger() const { return ledger_; }
   const History& history() const { return history_; }
   const std::vector<std::string>& run_ids() const { return run_ids_; }  // [incarnation]
   int incarnation() const { return server_.incarnation().number; }
@@ -147,7 +164,7 @@ class World {
   // the bytes the caller passed).
   const CallRecord& last_call() const { return last_; }
 
-  // A read-only probe that bypasses history and ledger (the checker's EMQ.EPOCH).
+  // A read-only probe that bypasses the history (the checker's EMQ.EPOCH).
   Reply probe(Args argv) const;
 
  private:
@@ -164,7 +181,6 @@ class World {
   WorldOptions options_;
   Prng prng_;
   History history_;
-  Ledger ledger_;
   LinearClock server_clock_;
   std::int64_t true_ms_ = 0;
 

@@ -354,7 +354,19 @@ void Model::end_call(std::int64_t index) {
   ends_[i] = undo_.position();
 }
 
+void Model::settle(const sim::CallRecord& call, const Expectation& e) {
+  end_call(call.index);
+  if (e.accepts(call.reply)) {
+    ledger_.apply(call);
+  } else if (!e.replies.empty()) {
+    sim::CallRecord mine = call;
+    mine.reply = e.replies.front();
+    ledger_.apply(mine);
+  }
+}
+
 void Model::keep_calls(std::int64_t calls) {
+  ledger_.truncate(calls);
   const auto kept = static_cast<std::size_t>(std::max<std::int64_t>(calls, 0));
   if (kept + 1 >= ends_.size()) return;
   const std::int64_t at = ends_[kept];

@@ -15,9 +15,14 @@
 // be answered either by `ERR EMQ corrupt job row` or by the verb's "nothing done" reply,
 // it accepts both, as neither writes.
 //
+// The ledger (ledger.h) is the model's record of each job's history, fed by settle() after
+// each call with the model's own answer: the one ground truth the checker, the reports it
+// feeds and the shrinker read (the world keeps none).
+//
 // Persistence: the model's dataset is a prefix of its own write stream. end_call(i) marks
 // where call i ended; keep_calls(n) takes the dataset back to the end of call n, as a
-// restart or failover that kept n calls does. It is never rebuilt from the server.
+// restart or failover that kept n calls does, and the ledger with it. It is never rebuilt
+// from the server.
 #pragma once
 
 #include <algorithm>
@@ -33,6 +38,7 @@
 
 #include "core/args.h"
 #include "core/reply.h"
+#include "properties/model/ledger.h"
 #include "sim/keyspace.h"
 #include "sim/lua.h"
 #include "sim/undo.h"
@@ -145,6 +151,18 @@ class Model {
   // The same into `out` (cleared first): the checker's form, which reuses its buffers.
   void call(Args argv, const Context& ctx, Expectation& out);
 
+  // Call `call` ran, and `e` was the model's prediction for it (call() above): the call's
+  // index ends a position of the stream (end_call), and the ledger records what the call
+  // did to the jobs, from the server's reply where the model accepts it (where the spec
+  // leaves a choice, among refusals or "nothing done" answers, none of which moves a job),
+  // else from the model's own first answer. So the ledger is the model's: what the
+  // checker judges the server by, never what the server said unless the model agrees.
+  void settle(const sim::CallRecord& call, const Expectation& e);
+  // Per job, what the rows cannot say: who holds the lease, which process and true time
+  // granted or last stamped it, the state changes with their calls, the ghosts; and the
+  // budgets as the spec charges them by that incarnation (ledger.h).
+  const Ledger& ledger() const { return ledger_; }
+
   const sim::Keyspace& data() const { return data_; }
   // Call `index` (1, 2, ...) has ended: the dataset as of it is a position of the stream.
   void end_call(std::int64_t index);
@@ -176,6 +194,7 @@ class Model {
 
   sim::Keyspace data_;
   sim::UndoLog undo_;
+  Ledger ledger_;
   std::vector<std::int64_t> ends_{0};  // [call index] -> stream position at its end
   // EVAL, EVALSHA, SCRIPT: the same Lua engine as the simulated server (sim/lua.h, plain
   // infrastructure, not the core), its redis.calls answered by this model's plain commands

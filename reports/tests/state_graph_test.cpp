@@ -66,8 +66,6 @@ TEST(StateGraph, edge_counts_match_the_history) {
       const std::string key = std::string(job_state_name(from)) + "->" + std::string(job_state_name(to));
       const std::int64_t n = edge_count(g, job_state_name(from), job_state_name(to));
       EXPECT_EQ(n, expected.count(key) ? expected.at(key) : 0) << key << " seed " << seed;
-      // with nothing lost to persistence, the world's ledger saw the same changes
-      EXPECT_EQ(n, run.edges.count(key) ? run.edges.at(key) : 0) << key << " seed " << seed;
       total += n;
     }
     EXPECT_GT(total, 0);

@@ -57,8 +57,8 @@
 // sim's words (differential.h in_sim_wording), so expectations written for the sim hold
 // here too, on either server.
 //
-// `check invariants` on a real server judges what it can observe of the server, not of a
-// ground-truth ledger:
+// `check invariants` on a real server judges what it can observe of the server, not of the
+// model's ground truth:
 //   queue.conserve   each member of pending/active/done/dead of every scenario queue is
 //                    in exactly one set, has a row (a hash) whose `state` names that set
 //                    (ids whose row the scenario itself DELeted are ghosts and excused),
@@ -74,7 +74,7 @@
 //                    any other keeps `stalled` and goes back to pending
 //   verb.atomic      DEBUG DIGEST is unchanged across every call answered with an error
 //                    (or with the 0 of "nothing done"), when the server allows DEBUG
-// Not observable here: queue.transitions and queue.fence (they need the ledger).
+// Not observable here: queue.transitions and queue.fence (they need the model's ledger).
 #pragma once
 
 #include <cstddef>

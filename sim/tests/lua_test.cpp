@@ -14,18 +14,12 @@
 #include "sim/keyspace.h"
 #include "sim/lua.h"
 #include "sim/server.h"
-
-namespace trafikey {
-inline void PrintTo(const Reply& reply, std::ostream* os) { *os << debug_string(reply); }
-}  // namespace trafikey
+#include "sim/tests/replies.h"
 
 namespace trafikey::sim {
 namespace {
 
-Reply Int(std::int64_t v) { return Reply::integer(v); }
-Reply Bulk(std::string_view b) { return Reply::bulk(b); }
-Reply Arr(std::vector<Reply> items = {}) { return Reply::array(std::move(items)); }
-Reply Err(std::string_view t) { return Reply::error(t); }
+using namespace test_replies;
 
 struct ScriptServer {
   ScriptServer() { server.start(std::string(40, 'a')); }

@@ -11,21 +11,15 @@
 #include "sim/keyspace.h"
 #include "sim/plain.h"
 #include "sim/server.h"
+#include "sim/tests/replies.h"
 #include "sim/undo.h"
-
-namespace trafikey {
-inline void PrintTo(const Reply& reply, std::ostream* os) { *os << debug_string(reply); }
-}  // namespace trafikey
 
 namespace trafikey::sim {
 namespace {
 
 using namespace std::string_literals;
 
-Reply Int(std::int64_t v) { return Reply::integer(v); }
-Reply Bulk(std::string_view b) { return Reply::bulk(b); }
-Reply Arr(std::vector<Reply> items = {}) { return Reply::array(std::move(items)); }
-Reply Err(std::string_view t) { return Reply::error(t); }
+using namespace test_replies;
 
 const std::string kWrongType = "WRONGTYPE Operation against a key holding the wrong kind of value";
 

@@ -110,7 +110,6 @@ TEST(World, restart_under_always_keeps_every_write) {
   w.restart();
   EXPECT_TRUE(job_exists(w, "j1"));
   EXPECT_TRUE(job_exists(w, "j2"));
-  EXPECT_NE(w.ledger().job("q", "j2"), nullptr);
 }
 
 TEST(World, restart_under_everysec_loses_the_writes_since_the_last_sync) {
@@ -123,8 +122,6 @@ TEST(World, restart_under_everysec_loses_the_writes_since_the_last_sync) {
   w.restart();                                // before the next one
   EXPECT_TRUE(job_exists(w, "j1"));
   EXPECT_FALSE(job_exists(w, "j2"));
-  EXPECT_NE(w.ledger().job("q", "j1"), nullptr);
-  EXPECT_EQ(w.ledger().job("q", "j2"), nullptr) << "the ledger forgets what persistence lost";
   // the pending set and the counter went back together with the row: no half job
   const std::string_view pending[] = {"ZRANGE", "emq:{q}:pending", "0", "-1"};
   EXPECT_EQ(w.probe(pending), Reply::array({Reply::bulk("j1")}));
@@ -152,7 +149,6 @@ TEST(World, restart_under_none_starts_empty) {
   w.advance_to(5000);
   w.restart();
   EXPECT_EQ(w.data().size(), 0u);
-  EXPECT_TRUE(w.ledger().jobs().empty());
 }
 
 TEST(World, failover_promotes_a_lagging_replica_with_its_own_run_id) {
@@ -207,7 +203,8 @@ TEST(World, lost_reply_runs_the_call_once_and_the_record_says_lost) {
   const CallRecord& lost = w.call("w1", {"EMQ.CLAIM", "q", "1000"});
   EXPECT_TRUE(lost.lost);
   EXPECT_EQ(row_field(w, "j1", "attempts"), "1") << "the call ran exactly once";
-  EXPECT_EQ(w.ledger().job("q", "j1")->state, JobState::active);
+  const std::string_view active[] = {"ZRANGE", "emq:{q}:active", "0", "-1"};
+  EXPECT_EQ(w.probe(active), Reply::array({Reply::bulk("j1")}));
   const CallRecord& next = w.call("w1", {"EMQ.CLAIM", "q", "1000"});
   EXPECT_FALSE(next.lost) << "only the next reply is lost";
   EXPECT_EQ(next.reply, Reply::array());
@@ -375,15 +372,20 @@ TEST(Run, a_dead_worker_never_calls_again) {
   EXPECT_EQ(s.outcome, "drained");
 }
 
-TEST(Run, summary_counts_jobs_by_state_and_the_ledgers_moves_by_edge) {
+TEST(Run, summary_counts_the_jobs_the_server_holds_by_state) {
   for (std::uint64_t seed : {3, 9, 21}) {
-    std::map<std::string, std::int64_t> jobs, edges;
+    std::map<std::string, std::int64_t> jobs;
     RunOptions options;
     options.before_end = [&](const World& world, const std::string&) {
-      for (const auto& [key, job] : world.ledger().jobs()) {
-        ++jobs[std::string(job_state_name(job.state))];
-        for (const auto& t : job.transitions) {
-          ++edges[std::string(job_state_name(t.from)) + "->" + std::string(job_state_name(t.to))];
+      // read back as a client would: each set's members, those whose row exists
+      for (const std::string state : {"pending", "active", "done", "dead"}) {
+        const std::string key = "emq:{q}:" + state;
+        const std::string_view range[] = {"ZRANGE", key, "0", "-1"};
+        const Reply members = world.probe(range);
+        for (const Reply& id : members.items()) {
+          const std::string row = "emq:{q}:job:" + id.text();
+          const std::string_view exists[] = {"EXISTS", row};
+          if (world.probe(exists) == Reply::integer(1)) ++jobs[state];
         }
       }
     };
@@ -393,8 +395,7 @@ TEST(Run, summary_counts_jobs_by_state_and_the_ledgers_moves_by_edge) {
     for (const auto& [state, n] : jobs) known += n;
     jobs["vanished"] = plan.jobs - known;
     EXPECT_EQ(s.jobs, jobs) << seed;
-    EXPECT_EQ(s.edges, edges) << seed;
-    EXPECT_FALSE(edges.empty());
+    EXPECT_GT(known, 0) << seed;
   }
 }
 

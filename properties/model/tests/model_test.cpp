@@ -337,5 +337,50 @@ TEST_F(EmqModel, a_script_runs_on_the_models_own_dataset_and_its_cache_is_the_pr
             E("NOSCRIPT No matching script. Please use EVAL."));
 }
 
+// ---- the ledger: the model's record of each job, one ground truth
+
+// settle() feeds the ledger the call as the model answered it: a server that answers
+// otherwise (here a CLAIM that hands out j2 for j1, then a FAIL it should refuse) does
+// not make its answer the truth; a server the model agrees with is followed, with the
+// call's actor, incarnation and true time.
+TEST_F(EmqModel, its_ledger_takes_each_call_in_as_the_model_answered_it) {
+  auto settle = [&](std::int64_t index, std::initializer_list<std::string_view> argv, Reply server) {
+    const std::vector<std::string_view> v(argv);
+    const Expectation e = m.call(Args(v.data(), v.size()), ctx);
+    sim::CallRecord rec;
+    rec.index = index;
+    rec.at = sim::Stamp{index * 100, ctx.now_ms, 2};
+    rec.actor = "w1";
+    rec.argv = Args(v.data(), v.size());
+    rec.reply = std::move(server);
+    m.settle(rec, e);
+  };
+  settle(1, {"EMQ.ADD", "q", "j1", "p1"}, I(1));
+  settle(2, {"EMQ.ADD", "q", "j2", "p2"}, I(1));
+  settle(3, {"EMQ.CLAIM", "q", "1000"}, A({Claimed("j2", 1, "p2")}));  // the model gives j1
+  const JobTruth* j1 = m.ledger().job("q", "j1");
+  const JobTruth* j2 = m.ledger().job("q", "j2");
+  ASSERT_TRUE(j1 && j2);
+  EXPECT_EQ(j1->state, JobState::active);
+  EXPECT_EQ(j1->token, 1);
+  EXPECT_EQ(j1->holder, "w1");
+  ASSERT_TRUE(j1->stamp);
+  EXPECT_EQ(j1->stamp->incarnation, 2);
+  EXPECT_EQ(j1->stamp->true_ms, 300);
+  EXPECT_EQ(j1->deadline_server_ms, ctx.now_ms + 1000);
+  EXPECT_EQ(j2->state, JobState::pending) << "the server's answer is not the truth";
+  settle(4, {"EMQ.FAIL", "q", "j2", "1", "boom"}, I(1));  // the model refuses: j2 not active
+  EXPECT_EQ(m.ledger().job("q", "j2")->failures, 0);
+  EXPECT_EQ(m.ledger().job("q", "j2")->state, JobState::pending);
+  settle(5, {"EMQ.COMPLETE", "q", "j1", "1", "ok"}, I(1));  // agreed: followed
+  EXPECT_EQ(m.ledger().job("q", "j1")->state, JobState::done);
+  ASSERT_EQ(m.ledger().job("q", "j1")->transitions.size(), 2u);
+  EXPECT_EQ(m.ledger().job("q", "j1")->transitions[1].call, 5);
+  // a restart that kept 3 calls takes the ledger back with the dataset
+  m.keep_calls(3);
+  EXPECT_EQ(m.ledger().job("q", "j1")->state, JobState::active);
+  EXPECT_EQ(m.ledger().job("q", "j1")->transitions.size(), 1u);
+}
+
 }  // namespace
 }  // namespace trafikey::properties::model

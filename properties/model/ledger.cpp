@@ -1,4 +1,4 @@
-#include "sim/ledger.h"
+#include "properties/model/ledger.h"
 
 #include <algorithm>
 
@@ -7,7 +7,11 @@
 #include "core/keys.h"
 #include "sim/executor_scripts.h"
 
-namespace trafikey::sim {
+namespace trafikey::properties::model {
+
+using sim::ExecutorScript;
+using sim::executor_script_of_sha;
+using sim::executor_script_of_body;
 
 namespace {
 
@@ -383,4 +387,4 @@ void Ledger::model(const Event& e, std::uint32_t i) {
   }
 }
 
-}  // namespace trafikey::sim
+}  // namespace trafikey::properties::model

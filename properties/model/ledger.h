@@ -1,24 +1,25 @@
-// Ledger: the world's ground truth, kept outside the server.
+// Ledger: the model's record of each job's history (model.h owns one).
 //
-// The ledger is a reference model of the queue, fed with every call and the reply the
-// server gave, stamped with the incarnation that served it. Per job it knows the state
-// the replies imply, the current token and who was granted it, which incarnation last
-// granted or extended the lease (and when), and the budgets as the spec would charge
-// them. It does not read the server: the invariant checker compares the two.
+// Fed after every call with the call and the answer the model gave it (Model::settle),
+// stamped with the incarnation that served it, it keeps per job what the rows cannot say:
+// the state the answers imply and every move with its call, the current token and who
+// was granted it, which incarnation last granted or extended the lease (and when, in
+// true time), and the budgets as the spec would charge them. It does not read the server:
+// the invariant checker compares the two.
 //
-// Counters follow the spec, not the server: a sweep charges `stalled` only when the
-// ledger's stamp names the sweeping incarnation (EMQ §5), whatever the server did; the
-// checker's comparison is what catches a server that charged otherwise. Jobs the model
-// never saw added (rows a scenario built by hand) are adopted when a verb's reply first
-// names them. Of the plain commands, two change the model: DEL of a row (the id becomes a
+// Counters follow the spec by process, not by row: a sweep charges `stalled` only when
+// the ledger's stamp names the sweeping incarnation (EMQ §5), whatever the run_ids are;
+// the checker's comparison is what catches a server that charged otherwise. Jobs never
+// seen added (rows a scenario built by hand) are adopted when an answer first names
+// them. Of the plain commands, two change the ledger: DEL of a row (the id becomes a
 // ghost) and HSET of `group` on a row (the job becomes a lane row). Of the scripts, the
 // scripted executor's (sim/executor_scripts.h, by EVALSHA digest or EVAL body) move jobs
 // as the verbs they stand for, with no stamp: claim.lua grants a lease (granted, not
 // stamp), extend.lua moves its deadline, complete.lua finishes it.
 //
-// Persistence: each model event carries the index of the call that caused it. When a
-// restart or failover keeps only the calls up to some index (persistence keeps a prefix
-// of the write stream, at call boundaries), truncate() drops later events and rebuilds.
+// Persistence: each event carries the index of the call that caused it. When a restart or
+// failover keeps only the calls up to some index (persistence keeps a prefix of the write
+// stream, at call boundaries), truncate() drops later events and rebuilds.
 #pragma once
 
 #include <cstdint>
@@ -38,8 +39,12 @@
 #include "core/reply.h"
 #include "core/states.h"
 #include "sim/history.h"
+#include "sim/world.h"
 
-namespace trafikey::sim {
+namespace trafikey::properties::model {
+
+using sim::CallRecord;
+using sim::Stamp;
 
 
 struct LeaseStamp {          // the last CLAIM, EXTEND or EXTENDS that stamped the row
@@ -78,19 +83,6 @@ struct JobTruth {
   bool operator==(const JobTruth&) const = default;
 };
 
-// One call as the world ran it. `actor` and `argv` view the caller's bytes: they are valid
-// during the step (the observers' hooks, the ledger) and not after it. Copying every
-// argument of every call into strings was a few percent of a run.
-struct CallRecord {
-  std::int64_t index = 0;  // 1-based, across the whole run
-  Stamp at;
-  std::string_view actor;
-  Args argv;
-  Reply reply = Reply::nil();
-  bool lost = false;
-  std::int64_t writes = 0;
-  std::int64_t history_line = 0;  // 1-based line of the call in the history
-};
 
 class Ledger {
  public:
@@ -127,16 +119,16 @@ class Ledger {
 
  private:
   // A key number stands for one (queue, id) for the life of the ledger; its slot also
-  // holds the model's job, so a new job costs no node of its own.
+  // holds the ledger's job, so a new job costs no node of its own.
   struct Slot {
     Key key;
     std::uint64_t hash = 0;  // hash(key), kept for growing table_
-    bool held = false;       // the model holds this job
+    bool held = false;       // the ledger holds this job
     JobTruth job;            // meaningful while held
   };
 
  public:
-  // The jobs the model holds, in key order, as (key, job) pairs: what iterating a
+  // The jobs the ledger holds, in key order, as (key, job) pairs: what iterating a
   // std::map<Key, JobTruth> listed. A view: valid until the ledger next changes.
   class Jobs {
    public:
@@ -202,7 +194,7 @@ class Ledger {
     script,  // EVAL or EVALSHA, until decode() knows which of the three below it ran
     script_claim, script_extend, script_complete
   };
-  // What one call did to the model, decoded once from its argv and reply: truncate()
+  // What one call did to the ledger, decoded once from its argv and reply: truncate()
   // replays these, so the log holds no copy of argv, reply or actor, and the replay
   // parses nothing. Jobs are named by key number (see slots_).
   struct Event {
@@ -241,7 +233,7 @@ class Ledger {
   void model(const Event& event, std::uint32_t i);
   JobTruth& adopt(std::uint32_t key, JobState state);
   void move(JobTruth& job, JobState to, std::int64_t call);
-  void forget(std::uint32_t key);  // the model no longer holds the key's job
+  void forget(std::uint32_t key);  // the ledger no longer holds the key's job
   // Where `key` is or would go in order_.
   std::vector<std::uint32_t>::iterator order_at(std::uint32_t key);
   static bool is_open(const JobTruth& job) {
@@ -259,9 +251,9 @@ class Ledger {
   std::vector<Slot> slots_;  // by key number
   std::unordered_map<std::string, std::uint32_t, StringHash, StringEqual> actor_index_;
   std::vector<std::string> actors_;                               // by actor number
-  std::vector<Event> events_;  // calls that moved the model, in order
+  std::vector<Event> events_;  // calls that moved the ledger, in order
   std::vector<Item> items_;    // the jobs the events name
   std::vector<bool> dirty_;    // truncate(): the keys to rebuild (kept to reuse its buffer)
 };
 
-}  // namespace trafikey::sim
+}  // namespace trafikey::properties::model

@@ -8,10 +8,14 @@
 #include <vector>
 
 #include "sim/executor_scripts.h"
-#include "sim/ledger.h"
+#include "properties/model/ledger.h"
 
-namespace trafikey::sim {
+namespace trafikey::properties::model {
 namespace {
+
+using sim::executor_script_body;
+using sim::executor_script_sha;
+using sim::ExecutorScript;
 
 Reply ids(const std::vector<std::string>& names) {
   std::vector<Reply> items;
@@ -292,4 +296,4 @@ TEST(Ledger, jobs_order_bytes_unsigned_and_survive_forgetting) {
 }
 
 }  // namespace
-}  // namespace trafikey::sim
+}  // namespace trafikey::properties::model
