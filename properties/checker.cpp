@@ -635,8 +635,8 @@ void Checker::check_epoch_load(const World& world) {
     }
   } else if (!answer.is_error() || answer.text().rfind("ERR unknown command", 0) != 0) {
     fail("epoch.load", world, "incarnation " + std::to_string(world.incarnation()) +
-                                  " read a bad run_id '" + run_id +
-                                  "' yet serves EMQ verbs: EMQ.EPOCH answered " + debug_string(answer));
+                                  " read a bad run_id " + sim::quote_bytes(run_id) +
+                                  " yet serves EMQ verbs: EMQ.EPOCH answered " + debug_string(answer));
   }
 }
 

@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "sim/plan.h"
+#include "sim/run_id.h"
 #include "sim/scenario/reply_pattern.h"
 #include "sim/scenario/scenario.h"
 #include "sim/scenario/write.h"
@@ -126,19 +127,23 @@ bool add_steps(const Json& line, std::vector<scn::Step>& steps, std::vector<std:
     // a minimized history that drops the step between them must keep both. Of a
     // scenario's run, exactly those its file gave (`given`): the rest its seed draws
     // again, so a minimized file re-recorded keeps the steps it had, no more.
-    if (line.value("module", true) && (from_plan || line.value("given", false))) {
+    //
+    // A process that read a run_id of the wrong shape had an epoch fault armed, whether or
+    // not its module loaded (a core whose check is too loose loads it, and epoch.load
+    // must break again on replay): the step gives the bytes it read (the world draws one
+    // of several shapes, and a check too loose for one passes the others). One that read
+    // none (an empty run_id, no module) had its read fail. Arming either right before the
+    // start is the same as arming it when the plan did; a fault the liveness phase
+    // disarmed before any start never shows here, as it had no effect.
+    const bool loaded = line.value("module", true);
+    if (!sim::run_id_shape_ok(run_id) && (loaded || !run_id.empty())) {
+      steps.push_back({at_ms, 0, scn::EpochFault{scn::EpochFault::Kind::malformed, run_id}});
+    } else if (!loaded && run_id.empty()) {
+      steps.push_back({at_ms, 0, scn::EpochFault{scn::EpochFault::Kind::fail}});
+    } else if (loaded && (from_plan || line.value("given", false))) {
       steps.push_back({at_ms, 0, scn::EpochFault{scn::EpochFault::Kind::run_id, run_id}});
     }
     run_ids.push_back(run_id);
-    // A process that did not load the module had an epoch fault armed: which one shows in
-    // the run_id it read (empty: the read failed; otherwise malformed). Arming it right
-    // before the start is the same as arming it when the plan did; a fault the liveness
-    // phase disarmed before any start never shows here, as it had no effect.
-    if (!line.value("module", true)) {
-      const bool read_failed = line.value("run_id", "").empty();
-      steps.push_back({at_ms, 0, scn::EpochFault{read_failed ? scn::EpochFault::Kind::fail
-                                                         : scn::EpochFault::Kind::malformed}});
-    }
     if (fault == "restart") {
       steps.push_back({at_ms, 0, scn::Restart{}});
     } else {

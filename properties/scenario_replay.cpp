@@ -81,6 +81,10 @@ struct Act {
       world.arm_run_id(fault.run_id);
       return std::nullopt;
     }
+    if (fault.kind == scn::EpochFault::Kind::malformed && !fault.run_id.empty()) {
+      world.arm_malformed_run_id(fault.run_id);
+      return std::nullopt;
+    }
     world.arm_epoch_fault(fault.kind == scn::EpochFault::Kind::fail ? sim::EpochFault::fail
                                                                      : sim::EpochFault::malformed);
     return std::nullopt;

@@ -20,6 +20,41 @@ void World::begin(std::string_view header_kind, std::string_view header_json) {
   start_process("start", 0, 0);
 }
 
+namespace {
+
+// A run_id the module must refuse (EMQ §2: exactly 40 characters of 0-9a-f), made from a
+// well-formed one with one defect, drawn: upper-case hex (as no Valkey prints), one
+// character outside the alphabet, one character short, one too many, a trailing newline.
+// One shape only let a check pass that missed all the others (a red-team core took
+// upper-case hex; another compared only the first 40 characters). The shape and where it
+// falls are read from the drawn run_id's own random digits, so the PRNG draws as it
+// always did and every later run_id and draw of the run stays as it was.
+std::string malformed_run_id(std::string id) {
+  const auto digit = [&](std::size_t i) {
+    return static_cast<std::size_t>(std::string_view("0123456789abcdef").find(id[i]));
+  };
+  const std::size_t at = (digit(0) * 16 + digit(1)) % id.size();
+  const std::size_t pick = digit(2);
+  switch ((digit(3) * 16 + digit(4)) % 5) {
+    case 0:
+      id[at] = 'a';  // at least one letter to raise
+      std::transform(id.begin(), id.end(), id.begin(),
+                     [](char c) { return c >= 'a' && c <= 'f' ? static_cast<char>(c - 32) : c; });
+      break;
+    case 1: {
+      static constexpr std::string_view outside = "gz-G :";
+      id[at] = outside[pick % outside.size()];
+      break;
+    }
+    case 2: id.erase(at, 1); break;
+    case 3: id.insert(at, 1, id[at]); break;
+    default: id.push_back('\n'); break;
+  }
+  return id;
+}
+
+}  // namespace
+
 void World::start_process(std::string_view why, std::int64_t survived_calls,
                           std::int64_t lost_calls) {
   Outcome<std::string> read = std::string();
@@ -28,7 +63,7 @@ void World::start_process(std::string_view why, std::int64_t survived_calls,
     // adversarial: one character away from an earlier process's run_id
     std::vector<const std::string*> earlier;
     for (const auto& id : run_ids_) {
-      if (Epoch::valid_run_id(id)) earlier.push_back(&id);
+      if (run_id_shape_ok(id)) earlier.push_back(&id);
     }
     // Never an earlier process's own run_id (one character off the second of two
     // processes can be the first's again): two processes of a real server never share
@@ -51,13 +86,12 @@ void World::start_process(std::string_view why, std::int64_t survived_calls,
     case EpochFault::none: read = drawn; break;
     case EpochFault::given: read = given_run_id_; break;
     case EpochFault::fail: read = Reply::error("ERR EMQ host call failed"); break;
-    case EpochFault::malformed:
-      // the shape check must refuse it: upper case, as no Valkey prints
-      std::transform(drawn.begin(), drawn.end(), drawn.begin(),
-                     [](char c) { return c >= 'a' && c <= 'f' ? static_cast<char>(c - 32) : c; });
-      drawn[0] = 'G';
-      read = drawn;
+    case EpochFault::malformed: {
+      std::string bad = malformed_run_id(std::move(drawn));
+      read = given_malformed_.empty() ? std::move(bad) : std::move(given_malformed_);
+      given_malformed_.clear();
       break;
+    }
   }
   const bool given = epoch_fault_ == EpochFault::given;
   epoch_fault_ = EpochFault::none;
@@ -281,6 +315,11 @@ void World::arm_epoch_fault(EpochFault fault) {
   history_.fault(stamp(), fault == EpochFault::fail ? "epoch_fail" : "epoch_malformed", "");
 }
 
+void World::arm_malformed_run_id(std::string text) {
+  arm_epoch_fault(EpochFault::malformed);
+  given_malformed_ = std::move(text);
+}
+
 void World::arm_run_id(std::string run_id) {
   epoch_fault_ = EpochFault::given;
   given_run_id_ = std::move(run_id);
@@ -288,6 +327,7 @@ void World::arm_run_id(std::string run_id) {
 
 void World::disarm_faults() {
   epoch_fault_ = EpochFault::none;
+  given_malformed_.clear();
   lost_for_.clear();
 }
 

@@ -33,6 +33,7 @@
 #include "sim/keyspace.h"
 #include "sim/plan.h"
 #include "sim/prng.h"
+#include "sim/run_id.h"
 #include "sim/server.h"
 #include "sim/undo.h"
 
@@ -134,7 +135,12 @@ class World {
   void reload();
   void step_clock(std::int64_t delta_ms);
   void set_clock_rate(std::int64_t rate_per_mille);
+  // The next start's run_id read fails (fail) or is malformed (malformed: a shape drawn
+  // from a well-formed run_id, one defect of several kinds; see world.cpp).
   void arm_epoch_fault(EpochFault fault);
+  // The next start reads exactly `text`, a malformed run_id (a scenario's `epoch malformed
+  // "TEXT"`: the shape a generated run drew, replayed). The PRNG still draws as without it.
+  void arm_malformed_run_id(std::string text);
   // The next start reads exactly `run_id` (a scenario's `epoch RUN_ID`: a near run_id a
   // generated run drew, replayed). The PRNG still draws as without it.
   void arm_run_id(std::string run_id);
@@ -195,6 +201,7 @@ class World {
   std::vector<std::string> run_ids_{""};  // index 0 unused: incarnations count from 1
   EpochFault epoch_fault_ = EpochFault::none;
   std::string given_run_id_;  // EpochFault::given
+  std::string given_malformed_;  // EpochFault::malformed, when a scenario gave the text
   std::vector<std::string> lost_for_;  // actors whose next reply is lost
   CallRecord last_;
   std::map<std::string, std::int64_t> verdict_counts_;

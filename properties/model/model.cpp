@@ -277,14 +277,6 @@ Reply unknown(Args argv) {
 
 }  // namespace
 
-// ---- §2 the epoch's shape
-
-bool run_id_shape_ok(std::string_view run_id) {
-  return run_id.size() == 40 && std::all_of(run_id.begin(), run_id.end(), [](char c) {
-           return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-         });
-}
-
 // ---- §1 keys
 
 std::string pending_key(std::string_view q) { return "emq:{" + std::string(q) + "}:pending"; }

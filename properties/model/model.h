@@ -41,6 +41,7 @@
 #include "properties/model/ledger.h"
 #include "sim/keyspace.h"
 #include "sim/lua.h"
+#include "sim/run_id.h"
 #include "sim/undo.h"
 
 namespace trafikey::properties::model {
@@ -54,9 +55,8 @@ std::string seq_key(std::string_view q);
 std::string row_key(std::string_view q, std::string_view id);
 
 // §2: a run_id the module loads with is exactly 40 characters of 0-9a-f (the checker's
-// oracle for epoch.load, spelt here from the page rather than taken from the core's
-// Epoch::valid_run_id, which a wrong core could share with the server it judges).
-bool run_id_shape_ok(std::string_view run_id);
+// oracle for epoch.load; sim/run_id.h spells it from the page, not from the core).
+using sim::run_id_shape_ok;
 
 // What the call runs under.
 struct Context {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/args.h"
-#include "core/epoch.h"
+#include "sim/run_id.h"
 #include "sim/keyspace.h"
 #include "sim/scenario/notation.h"
 
@@ -391,12 +391,24 @@ class FileParser {
     if (is_word(t, "fail")) {
       action = EpochFault{EpochFault::Kind::fail};
     } else if (is_word(t, "malformed")) {
-      action = EpochFault{EpochFault::Kind::malformed};
+      in.next();
+      const Token* text = in.peek();
+      if (text && text->kind == Token::Kind::string) {
+        // the exact bytes (a generated run's drawn shape, exported); never a good run_id
+        if (sim::run_id_shape_ok(text->text)) {
+          return in.expected("a malformed run_id after 'epoch malformed' (this one is 40 lowercase hex digits)");
+        }
+        action = EpochFault{EpochFault::Kind::malformed, text->text};
+        in.next();
+      } else {
+        action = EpochFault{EpochFault::Kind::malformed};
+      }
+      return in.expect_end("the epoch fault");
     } else if (t && (t->kind == Token::Kind::word || t->kind == Token::Kind::string) &&
-               Epoch::valid_run_id(t->text)) {
+               sim::run_id_shape_ok(t->text)) {
       action = EpochFault{EpochFault::Kind::run_id, t->text};
     } else {
-      return in.expected("'fail', 'malformed' or a run_id (40 lowercase hex digits) after 'epoch'");
+      return in.expected("'fail', 'malformed' (optionally with the malformed text, quoted) or a run_id (40 lowercase hex digits) after 'epoch'");
     }
     in.next();
     return in.expect_end("the epoch fault");

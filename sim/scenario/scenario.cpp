@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "core/commands.h"
-#include "core/epoch.h"
+#include "sim/run_id.h"
 #include "sim/lua.h"
 #include "sim/plain.h"
 #include "sim/scenario/notation.h"
@@ -90,8 +90,11 @@ struct ActionDefect {
         fault.kind != EpochFault::Kind::run_id) {
       return "an epoch fault of no kind";
     }
-    if (fault.kind == EpochFault::Kind::run_id && !Epoch::valid_run_id(fault.run_id)) {
+    if (fault.kind == EpochFault::Kind::run_id && !sim::run_id_shape_ok(fault.run_id)) {
       return "an epoch run_id must be 40 lowercase hex digits";
+    }
+    if (fault.kind == EpochFault::Kind::malformed && sim::run_id_shape_ok(fault.run_id)) {
+      return "a malformed epoch run_id must not be 40 lowercase hex digits";
     }
     return std::nullopt;
   }

@@ -79,7 +79,9 @@ struct EpochFault {
   EpochFault() = default;
   explicit EpochFault(Kind k, std::string id = {}) : kind(k), run_id(std::move(id)) {}
   Kind kind = Kind::fail;
-  std::string run_id;  // Kind::run_id only
+  // Kind::run_id: the run_id; Kind::malformed: the exact bytes read (empty: the world
+  // draws a malformed shape of its own)
+  std::string run_id;
   bool operator==(const EpochFault&) const = default;
 };
 // `lose C`: client C's next reply is lost (the call runs, C sees a timeout).

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <set>
 
 #include "sim/run.h"
 #include "sim/world.h"
@@ -32,12 +33,12 @@ TEST(World, restart_draws_a_new_run_id_and_the_epoch_follows_it) {
   World w(options(Persistence::always));
   w.begin("test", "{}");
   const std::string first = w.run_ids().at(1);
-  EXPECT_TRUE(Epoch::valid_run_id(first));
+  EXPECT_TRUE(run_id_shape_ok(first));
   w.advance_to(100);
   w.restart();
   EXPECT_EQ(w.incarnation(), 2);
   const std::string second = w.run_ids().at(2);
-  EXPECT_TRUE(Epoch::valid_run_id(second));
+  EXPECT_TRUE(run_id_shape_ok(second));
   EXPECT_NE(first, second);
   const std::string_view epoch[] = {"EMQ.EPOCH"};
   EXPECT_EQ(w.probe(epoch), Reply::bulk(second));
@@ -59,7 +60,7 @@ TEST(World, near_run_ids_are_one_character_off_and_never_an_earlier_processs) {
     const auto& ids = w.run_ids();
     ASSERT_EQ(ids.size(), 14u);
     for (std::size_t a = 1; a < ids.size(); ++a) {
-      EXPECT_TRUE(Epoch::valid_run_id(ids[a])) << ids[a];
+      EXPECT_TRUE(run_id_shape_ok(ids[a])) << ids[a];
       for (std::size_t b = 1; b < a; ++b) EXPECT_NE(ids[a], ids[b]) << "seed " << seed << ": incarnations " << b << " and " << a;
     }
     int near = 0;
@@ -233,8 +234,48 @@ TEST(World, malformed_run_id_refuses_the_load) {
   w.arm_epoch_fault(EpochFault::malformed);
   w.restart();
   EXPECT_FALSE(w.module_loaded());
-  EXPECT_FALSE(Epoch::valid_run_id(w.run_ids().at(2)));
-  EXPECT_EQ(w.run_ids().at(2).size(), 40u);
+  EXPECT_FALSE(run_id_shape_ok(w.run_ids().at(2)));
+}
+
+// One defect at a time, each kind drawn: a shape check too loose for any one of them is
+// caught (a check that missed upper case, or compared only 40 characters, passed the one
+// shape the world used to draw).
+TEST(World, malformed_run_ids_come_in_every_shape_and_each_refuses_the_load) {
+  std::set<std::string> shapes;
+  for (std::uint64_t seed = 1; seed <= 200; ++seed) {
+    WorldOptions o = options(Persistence::always);
+    o.seed = seed;
+    World w(o);
+    w.begin("test", "{}");
+    w.arm_epoch_fault(EpochFault::malformed);
+    w.restart();
+    const std::string& id = w.run_ids().at(2);
+    EXPECT_FALSE(w.module_loaded()) << id;
+    EXPECT_FALSE(run_id_shape_ok(id)) << id;
+    const bool upper = std::any_of(id.begin(), id.end(), [](char c) { return c >= 'A' && c <= 'F'; });
+    const bool outside = std::any_of(id.begin(), id.end(), [](char c) {
+      return !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == '\n');
+    });
+    shapes.insert(id.ends_with('\n') ? "newline" : upper ? "upper" : outside ? "outside" : std::to_string(id.size()));
+  }
+  EXPECT_EQ(shapes, (std::set<std::string>{"39", "41", "newline", "outside", "upper"}));
+}
+
+// A scenario's `epoch malformed "TEXT"`: the start reads those bytes, and the PRNG draws as
+// it would have, so the run_id after it is the same as without the text.
+TEST(World, a_given_malformed_run_id_is_read_as_given_and_draws_nothing_more) {
+  World a(options(Persistence::always)), b(options(Persistence::always));
+  for (World* w : {&a, &b}) w->begin("test", "{}");
+  a.arm_epoch_fault(EpochFault::malformed);
+  b.arm_malformed_run_id("0123456789abcdef0123456789abcdef0123456");
+  for (World* w : {&a, &b}) {
+    w->restart();
+    EXPECT_FALSE(w->module_loaded());
+    w->restart();
+  }
+  EXPECT_EQ(b.run_ids().at(2), "0123456789abcdef0123456789abcdef0123456");
+  EXPECT_EQ(a.run_ids().at(3), b.run_ids().at(3));
+  EXPECT_TRUE(b.module_loaded());
 }
 
 TEST(World, sweep_verdicts_say_what_the_server_did) {

@@ -176,7 +176,12 @@ TEST(ParseError, bad_fault_arguments) {
     expect_step_refused("at 0 drift " + std::string(bad), 12, "expected a rate after 'drift'");
   }
   expect_step_refused("at 0 epoch broken", 12,
-                      "expected 'fail', 'malformed' or a run_id (40 lowercase hex digits) after 'epoch'");
+                      "expected 'fail', 'malformed' (optionally with the malformed text, quoted) or a run_id "
+                      "(40 lowercase hex digits) after 'epoch'");
+  // the text of a malformed run_id is never a good one, and nothing follows it
+  expect_step_refused("at 0 epoch malformed \"0123456789abcdef0123456789abcdef01234567\"", 22,
+                      "a malformed run_id after 'epoch malformed' (this one is 40 lowercase hex digits)");
+  expect_step_refused("at 0 epoch malformed \"0123\" x", 29, "after the epoch fault");
   // a run_id one digit short, or in upper case, is not one
   expect_step_refused("at 0 epoch 0123456789abcdef0123456789abcdef0123456", 12, "a run_id (40 lowercase hex");
   expect_step_refused("at 0 epoch 0123456789ABCDEF0123456789abcdef01234567", 12, "a run_id (40 lowercase hex");

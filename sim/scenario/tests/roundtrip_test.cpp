@@ -9,6 +9,7 @@
 #include <cmath>
 #include <ostream>
 
+#include "sim/run_id.h"
 #include "sim/scenario/parse.h"
 #include "sim/scenario/write.h"
 
@@ -149,6 +150,9 @@ rc::Gen<Action> action() {
       gen::map(drift_rate(), [](double r) { return Action(Drift{r}); }),
       gen::map(gen::element(EpochFault::Kind::fail, EpochFault::Kind::malformed),
                [](EpochFault::Kind k) { return Action(EpochFault{k}); }),
+      // a malformed run_id given byte for byte (any bytes but a good run_id's shape)
+      gen::map(gen::suchThat(any_bytes(), [](const std::string& b) { return !sim::run_id_shape_ok(b); }),
+               [](std::string b) { return Action(EpochFault{EpochFault::Kind::malformed, std::move(b)}); }),
       gen::map(client_name(), [](std::string c) { return Action(Lose{std::move(c)}); }),
       check_row(),
       gen::map(
