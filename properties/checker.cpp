@@ -68,25 +68,14 @@ std::string stamp_text(const std::optional<model::LeaseStamp>& s) {
   return "incarnation " + std::to_string(s->incarnation) + " at t=" + std::to_string(s->true_ms);
 }
 
-// One row's fields, its key looked up once.
-class RowView {
- public:
-  explicit RowView(const Keyspace::Hash* hash) : hash_(hash) {}
-  static const Keyspace::Hash* row_of(const Keyspace& data, const QueueKeys& keys, std::string_view id) {
-    bool wrong = false;
-    return data.hash_at(keys.row_name(id).view(), wrong);
-  }
-  const std::string* field(std::string_view name) const {
-    return hash_ ? Keyspace::hash_field(*hash_, name) : nullptr;
-  }
-  std::string_view field_or(std::string_view name, std::string_view absent = "-") const {
-    const std::string* v = field(name);
-    return v ? std::string_view(*v) : absent;
-  }
+const Keyspace::Hash* row_of(const Keyspace& data, const QueueKeys& keys, std::string_view id) {
+  bool wrong = false;
+  return data.hash_at(keys.row_name(id).view(), wrong);
+}
 
- private:
-  const Keyspace::Hash* hash_ = nullptr;
-};
+std::string_view or_absent(const std::string* value, std::string_view absent = "-") {
+  return value ? std::string_view(*value) : absent;
+}
 
 // A job's lease as the model's ledger knew it (a JobTruth or the checker's copy of one).
 template <class Job>
@@ -145,6 +134,26 @@ void classify_write(sim::UndoLog::Wrote wrote, std::string_view key, std::string
 }
 
 }  // namespace
+
+Checker::RowFields::RowFields(const Keyspace::Hash* row) {
+  if (!row) return;
+  for (const auto& [name, value] : *row) {
+    switch (name.size()) {
+      case 5: if (name == "state") state = &value; break;
+      case 7: if (name == "stalled") stalled = &value; break;
+      case 8: if (name == "failures") failures = &value; break;
+      case 12: if (name == "max_failures") max_failures = &value; break;
+      case 11:
+        if (name == "dead_reason") {
+          dead_reason = &value;
+        } else if (name == "lease_epoch") {
+          lease_epoch = &value;
+        }
+        break;
+      default: break;
+    }
+  }
+}
 
 void Checker::fail(std::string_view id, const World& world, std::string facts) {
   if (violations_.size() >= violations_max) return;
@@ -340,13 +349,20 @@ void Checker::collect_touched(const World& world, const CallRecord& call) {
   writes_.clear();
   const sim::UndoLog* journal = world.data().journal();
   auto whole = [&](std::string_view q) { touched_.queues.push_back(q); };
+  // A row's fields come one entry each, one after another: its job is touched once.
+  std::string_view last_row;
   const bool told = journal && journal->each_since(server_from_, [&](sim::UndoLog::Wrote wrote,
                                                                       std::string_view key,
                                                                       std::string_view name) {
-    classify_write(wrote, key, name, touch, whole);
     if (with_model_) writes_.push_back({key, name, wrote});
+    if (wrote == sim::UndoLog::Wrote::field) {
+      if (key == last_row) return;
+      last_row = key;
+    }
+    classify_write(wrote, key, name, touch, whole);
   });
   if (!told) touched_.everything = true;
+  server_writes_ = writes_.size();
   if (with_model_) {
     model_.data().journal()->each_since(model_from_, [&](sim::UndoLog::Wrote wrote, std::string_view key,
                                                          std::string_view name) {
@@ -451,18 +467,26 @@ void Checker::check_sweep(const World& world, const CallRecord& call) {
 }
 
 void Checker::check_lease_verb(const World& world, const CallRecord& call) {
-  const std::string verb = upper(call.argv[0]);
-  std::vector<std::tuple<std::string, std::int64_t, std::int64_t>> pairs;  // id, token, answer
+  const std::string_view name = call.argv[0];
+  const bool fail_verb = equals_ignore_case(name, "EMQ.FAIL");
+  struct Pair {
+    std::string_view id;
+    std::int64_t token, answer;
+  };
+  std::array<Pair, 1> one{};
+  std::vector<Pair> many;
+  std::span<const Pair> pairs;
   const Reply& r = call.reply;
-  if (verb == "EMQ.EXTENDS") {
+  if (equals_ignore_case(name, "EMQ.EXTENDS")) {
     if (r.kind() != Reply::Kind::array) return;
     for (std::size_t i = 0; 3 + 2 * i + 1 < call.argv.size() && i < r.items().size(); ++i) {
-      pairs.emplace_back(call.argv[3 + 2 * i], parse_int64(call.argv[4 + 2 * i]).value_or(-1),
-                         r.items()[i].as_integer());
+      many.push_back({call.argv[3 + 2 * i], parse_int64(call.argv[4 + 2 * i]).value_or(-1), r.items()[i].as_integer()});
     }
+    pairs = many;
   } else {
     if (r.kind() != Reply::Kind::integer || call.argv.size() < 4) return;
-    pairs.emplace_back(call.argv[2], parse_int64(call.argv[3]).value_or(-1), r.as_integer());
+    one[0] = {call.argv[2], parse_int64(call.argv[3]).value_or(-1), r.as_integer()};
+    pairs = one;
   }
   judge(id_of("queue.fence"));
   for (const auto& [id, token, answer] : pairs) {
@@ -472,32 +496,30 @@ void Checker::check_lease_verb(const World& world, const CallRecord& call) {
     const JobSeen& job = it->second;
     const bool live = job.state == JobState::active && job.token == token &&
                       job.deadline_server_ms >= call.at.server_ms;
-    std::string why;
-    if (job.state != JobState::active) {
-      why = "the job is " + std::string(job_state_name(job.state));
-    } else if (job.token != token) {
-      why = "the live token is " + std::to_string(job.token) + " (held by " + job.holder + ")";
-    } else {
-      why = "the lease expired at st=" + std::to_string(job.deadline_server_ms);
-    }
+    // The facts are spelt only when something is wrong.
+    auto why = [&]() -> std::string {
+      if (job.state != JobState::active) return "the job is " + std::string(job_state_name(job.state));
+      if (job.token != token) return "the live token is " + std::to_string(job.token) + " (held by " + job.holder + ")";
+      return "the lease expired at st=" + std::to_string(job.deadline_server_ms);
+    };
     if (answer != 0 && !live) {
       fail("queue.fence", world,
-           verb + " of " + id + " with token " + std::to_string(token) + " by " + std::string(call.actor) +
-               " answered " + std::to_string(answer) + " at st=" + std::to_string(call.at.server_ms) +
-               ", but " + why);
+           upper(name) + " of " + std::string(id) + " with token " + std::to_string(token) + " by " +
+               std::string(call.actor) + " answered " + std::to_string(answer) + " at st=" +
+               std::to_string(call.at.server_ms) + ", but " + why());
     } else if (answer == 0 && live) {
       fail("queue.fence", world,
-           verb + " of " + id + " with the live token " + std::to_string(token) + " by " +
+           upper(name) + " of " + std::string(id) + " with the live token " + std::to_string(token) + " by " +
                std::string(call.actor) + " answered 0 at st=" + std::to_string(call.at.server_ms) +
                " (deadline st=" + std::to_string(job.deadline_server_ms) + ")");
     }
-    if (verb == "EMQ.FAIL" && live && answer != 0) {
+    if (fail_verb && live && answer != 0) {
       judge(id_of("queue.budget"));
       const std::int64_t f = job.failures + 1;
       const std::int64_t expected = f < job.max_failures ? 1 : 2;
       if (answer != expected) {
         fail("queue.budget", world,
-             "FAIL of " + id + " was failure " + std::to_string(f) + " of max_failures " +
+             "FAIL of " + std::string(id) + " was failure " + std::to_string(f) + " of max_failures " +
                  std::to_string(job.max_failures) + ": expected " +
                  (expected == 1 ? "1 (requeued)" : "2 (dead)") + ", answered " +
                  std::to_string(answer));
@@ -697,10 +719,29 @@ void Checker::check_model(const World& world, const CallRecord& call) {
   // By runs of writes to one key, in the journals' order (a call writes a key's fields
   // together): a key written in several runs is looked at once per run, each run's own
   // fields and members, which together are all of them. Cheaper than sorting the writes.
+  // The model's writes mostly repeat the server's, run for run: a run of the model's that
+  // names the same key and the same fields or members, in the same order, as the server's
+  // run at the same place names nothing that run's look did not cover.
+  std::size_t mirror = 0;  // start of the server's run at the same place as the model's
   for (std::size_t from = 0; from < writes_.size();) {
     const std::string_view key = writes_[from].key;
+    const std::size_t end = from < server_writes_ ? server_writes_ : writes_.size();
     std::size_t to = from + 1;
-    while (to < writes_.size() && writes_[to].key == key) ++to;
+    while (to < end && writes_[to].key == key) ++to;
+    if (from >= server_writes_ && mirror < server_writes_) {
+      std::size_t mirror_end = mirror + 1;  // the server's run [mirror, mirror_end)
+      while (mirror_end < server_writes_ && writes_[mirror_end].key == writes_[mirror].key) ++mirror_end;
+      bool same = mirror_end - mirror == to - from;
+      for (std::size_t i = from, m = mirror; same && i < to; ++i, ++m) {
+        same = writes_[m].key == writes_[i].key && writes_[m].name == writes_[i].name &&
+               writes_[m].wrote == writes_[i].wrote;
+      }
+      mirror = mirror_end;  // the model's next run sits beside the server's next
+      if (same) {
+        from = to;
+        continue;
+      }
+    }
     const bool maybe = differs(server.find(key), mine.find(key), from, to);
     from = to;
     if (!maybe) continue;
@@ -816,7 +857,7 @@ void Checker::check_queue(const World& world, const std::string& q,
       for (; i < members.size() && members[i].first == id; ++i) in.push_back(members[i].second);
       // an operator deleted this row: a ghost until CLAIM or the sweep removes the id
       if (ghost(id)) continue;
-      check_member(world, RowView::row_of(data, keys, id), shadow, id, in);
+      check_member(world, RowFields(row_of(data, keys, id)), shadow, id, in);
     }
     // The ledger lists its jobs by (queue, id), bytes compared as here: one walk along
     // `members` finds each job's sets.
@@ -827,7 +868,7 @@ void Checker::check_queue(const World& world, const std::string& q,
       const std::string_view id = job.id;
       while (it != members.end() && it->first < id) ++it;
       for (; it != members.end() && it->first == id; ++it) in.push_back(it->second);
-      check_ledger_job(world, RowView::row_of(data, keys, id), job, in);
+      check_ledger_job(world, RowFields(row_of(data, keys, id)), job, in);
     }
     return;
   }
@@ -842,7 +883,7 @@ void Checker::check_queue(const World& world, const std::string& q,
     for (std::size_t i = 0; i < sets.size(); ++i) {
       if (sets[i] && sets[i]->scores.contains(id)) p.in[p.sets++] = set_states[i];
     }
-    p.row = RowView::row_of(data, keys, id);
+    p.row = RowFields(row_of(data, keys, id));
     p.job = model_.ledger().job(q, id);
   }
   for (const Probe& p : probes) {
@@ -855,7 +896,7 @@ void Checker::check_queue(const World& world, const std::string& q,
 
 // A member of the queue's sets (not a ghost): one set, a row whose state names it, a move
 // that is an edge, budgets within bounds.
-void Checker::check_member(const World& world, const Keyspace::Hash* row_hash, Shadow& shadow,
+void Checker::check_member(const World& world, const RowFields& row, Shadow& shadow,
                            std::string_view id, std::span<const JobState> in) {
   if (in.size() != 1) {
     std::string list;
@@ -863,8 +904,7 @@ void Checker::check_member(const World& world, const Keyspace::Hash* row_hash, S
     fail("queue.conserve", world, std::string(id) + " is in " + list + " at once");
     return;
   }
-  const RowView row(row_hash);
-  const std::string* state = row.field("state");
+  const std::string* state = row.state;
   if (!state) {
     fail("queue.conserve", world, std::string(id) + " is in " + std::string(job_state_name(in[0])) +
                                       " but has no row: a half-written job");
@@ -889,15 +929,15 @@ void Checker::check_member(const World& world, const Keyspace::Hash* row_hash, S
     seen->second = *state;
   }
   // budgets
-  const std::int64_t stalled = count_of(row.field_or("stalled"));
-  const std::int64_t failures = count_of(row.field_or("failures"));
-  const std::int64_t max_failures = count_of(row.field_or("max_failures", "3"));
+  const std::int64_t stalled = count_of(or_absent(row.stalled));
+  const std::int64_t failures = count_of(or_absent(row.failures));
+  const std::int64_t max_failures = count_of(or_absent(row.max_failures, "3"));
   if (failures > max_failures && max_failures > 0) {
     fail("queue.budget", world, std::string(id) + " has failures " + std::to_string(failures) +
                                     " over max_failures " + std::to_string(max_failures));
   }
   if (in[0] == JobState::dead) {
-    const std::string_view reason = row.field_or("dead_reason");
+    const std::string_view reason = or_absent(row.dead_reason);
     const bool spent = (reason == "failed" && failures >= max_failures) ||
                        (reason == "stalled" && stalled >= 1);
     if (!spent) {
@@ -911,9 +951,8 @@ void Checker::check_member(const World& world, const Keyspace::Hash* row_hash, S
 
 // A job of the model's ledger (not a ghost) against the server: in the set the model
 // put it in, charged as its history charges, stamped by the process of its last lease.
-void Checker::check_ledger_job(const World& world, const Keyspace::Hash* row_hash, const JobTruth& job,
+void Checker::check_ledger_job(const World& world, const RowFields& row, const JobTruth& job,
                                std::span<const JobState> in) {
-  const RowView row(row_hash);
   if (in.empty()) {
     fail("queue.conserve", world, job.id + " is " + std::string(job_state_name(job.state)) +
                                       " in the model but in no set on the server");
@@ -924,8 +963,8 @@ void Checker::check_ledger_job(const World& world, const Keyspace::Hash* row_has
          job.id + " is " + std::string(job_state_name(in[0])) + " on the server but " +
              std::string(job_state_name(job.state)) + " in the model");
   }
-  const std::int64_t stalled = count_of(row.field_or("stalled"));
-  const std::int64_t failures = count_of(row.field_or("failures"));
+  const std::int64_t stalled = count_of(or_absent(row.stalled));
+  const std::int64_t failures = count_of(or_absent(row.failures));
   if (job.granted && (stalled != job.stalled || failures != job.failures)) {
     fail("queue.budget", world,
          job.id + " carries stalled " + std::to_string(stalled) + ", failures " +
@@ -933,7 +972,7 @@ void Checker::check_ledger_job(const World& world, const Keyspace::Hash* row_has
              std::to_string(job.stalled) + ", failures " + std::to_string(job.failures));
   }
   if (job.state == JobState::active && job.stamp) {
-    const std::string_view epoch = row.field_or("lease_epoch");
+    const std::string_view epoch = or_absent(row.lease_epoch);
     const std::string& expected = world.run_ids().at(static_cast<std::size_t>(job.stamp->incarnation));
     if (epoch != expected) {
       fail("epoch.stamp", world,

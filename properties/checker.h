@@ -162,16 +162,24 @@ class Checker final : public sim::WorldObserver {
   void check_queue(const sim::World& world, const std::string& q, const std::vector<std::string_view>* ids);
   using Shadow = std::unordered_map<std::string, std::string, StringHash, StringEqual>;
   // row: the job's row on the server (null: none)
-  void check_member(const sim::World& world, const sim::Keyspace::Hash* row, Shadow& shadow, std::string_view id,
+  // The fields of a row the judgements read, found in one pass over it (null: absent; all
+  // null: no row). A lookup each walked the row once per field, for every job judged.
+  struct RowFields {
+    RowFields() = default;
+    explicit RowFields(const sim::Keyspace::Hash* row);
+    const std::string *state = nullptr, *stalled = nullptr, *failures = nullptr, *max_failures = nullptr,
+                      *dead_reason = nullptr, *lease_epoch = nullptr;
+  };
+  void check_member(const sim::World& world, const RowFields& row, Shadow& shadow, std::string_view id,
                     std::span<const JobState> in);
-  void check_ledger_job(const sim::World& world, const sim::Keyspace::Hash* row, const model::JobTruth& job,
+  void check_ledger_job(const sim::World& world, const RowFields& row, const model::JobTruth& job,
                         std::span<const JobState> in);
   // One touched id of a queue, looked up once for both judgements (check_queue).
   struct Probe {
     std::string_view id;
     std::array<JobState, 4> in{};  // the sets holding it: in[0, sets)
     std::size_t sets = 0;
-    const sim::Keyspace::Hash* row = nullptr;
+    RowFields row;
     const model::JobTruth* job = nullptr;
   };
   std::vector<Probe> probes_;
@@ -216,7 +224,8 @@ class Checker final : public sim::WorldObserver {
   std::int64_t server_from_ = -1, model_from_ = -1;
   Touched touched_;
   bool new_queue_ = false;  // the call's queue is first seen at it
-  std::vector<Write> writes_;
+  std::vector<Write> writes_;     // the server's first, then the model's
+  std::size_t server_writes_ = 0;  // how many of writes_ are the server's
   std::vector<std::pair<std::string_view, JobState>> members_;  // check_queue's whole-queue list
   // verb.model: the model follows the world; expect_ is its prediction for the call.
   bool with_model_ = true;

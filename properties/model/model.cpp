@@ -254,23 +254,26 @@ Reply bulks(const std::vector<std::string>& ids) {
 // is cut at 128 bytes, the arguments are quoted while fewer than 128 bytes of them were
 // printed, each cut to what is left of the 128.
 Reply unknown(Args argv) {
-  auto c_string = [](std::string_view s, std::size_t max) {
-    std::string out;
-    for (char c : s.substr(0, max)) {
-      if (c == '\0') break;
-      out += (c == '\r' || c == '\n') ? ' ' : c;
+  // Each argument as C prints it: up to a NUL, CR and LF as spaces, at most `max` bytes.
+  auto c_string = [](std::string& out, std::string_view s, std::size_t max) {
+    s = s.substr(0, std::min(max, s.find('\0')));
+    const std::size_t from = out.size();
+    out.append(s);
+    for (std::size_t i = from; i < out.size(); ++i) {
+      if (out[i] == '\r' || out[i] == '\n') out[i] = ' ';
     }
-    return out;
   };
   std::string text = "ERR unknown command '";
-  if (!argv.empty()) text += c_string(argv[0], 128);
+  text.reserve(200);
+  if (!argv.empty()) c_string(text, argv[0], 128);
   text += "', with args beginning with: ";
   std::size_t printed = 0;
   for (std::size_t i = 1; i < argv.size() && printed < 128; ++i) {
-    const std::string a = c_string(argv[i], 128 - printed);
-    const std::string piece = "'" + a + "' ";
-    printed += piece.size();
-    text += piece;
+    const std::size_t from = text.size();
+    text += '\'';
+    c_string(text, argv[i], 128 - printed);
+    text += "' ";
+    printed += text.size() - from;
   }
   return Reply::error(text);
 }
@@ -290,18 +293,10 @@ std::string row_key(std::string_view q, std::string_view id) {
 
 // ---- expectations
 
-void KeyList::sort_unique() {
-  std::vector<std::string> keys = strings();
-  std::sort(keys.begin(), keys.end());
-  keys.erase(std::unique(keys.begin(), keys.end()), keys.end());
-  clear();
-  for (const auto& k : keys) push_back(k);
-}
 
 void Expectation::clear() {
   replies.clear();
   range_suffixes.clear();
-  keys.clear();
   note.clear();
   writes = false;
 }
@@ -454,7 +449,6 @@ Expectation& Model::verb(Args argv, const Context& ctx, Expectation& e) {
     const QueueNames& names = names_of(q);
     pending = names.pending, active = names.active, done = names.done, dead = names.dead, seq = names.seq;
     row_prefix = names.row_prefix;
-    for (std::string_view key : {pending, active, done, dead, seq}) e.keys.push_back(key);
   }
   auto row_key = [&](std::string_view id) { return RowName(row_prefix, id); };
   auto id_arg = [&](std::string_view id) {
@@ -470,7 +464,6 @@ Expectation& Model::verb(Args argv, const Context& ctx, Expectation& e) {
     fence();
     if (r.any()) return refused();
     const RowName row = row_key(argv[2]);
-    e.keys.push_back(row);
     Refusals state;
     expect_types(state, d, {pending});
     expect_counter(state, d, seq);
@@ -550,7 +543,6 @@ Expectation& Model::verb(Args argv, const Context& ctx, Expectation& e) {
       d.zrem(pending, p.id);
       e.writes = true;
       const RowName row = row_key(p.id);
-      e.keys.push_back(row);
       if (p.ghost) continue;
       const std::string token = std::to_string(p.token);
       const std::array<FieldRef, 3> fields{FieldRef{"state", "active"}, FieldRef{"attempts", token},
@@ -574,7 +566,6 @@ Expectation& Model::verb(Args argv, const Context& ctx, Expectation& e) {
     expect_types(r, d, {active});
     if (r.any()) return refused();
     const RowName row = row_key(argv[2]);
-    e.keys.push_back(row);
     const Liveness l = liveness(d, active, row_prefix, argv[2], *token, now);
     const auto deadline = deadline_of(now, *lease_ms);
     if (!l.live) {
@@ -616,7 +607,6 @@ Expectation& Model::verb(Args argv, const Context& ctx, Expectation& e) {
       live.push_back(l.live);
       any_live = any_live || l.live;
       corrupt = corrupt || l.corrupt;
-      e.keys.push_back(row_key(argv[3 + 2 * i]));
       if (!l.live) e.note += l.why + "; ";
     }
     const auto deadline = deadline_of(now, *lease_ms);
@@ -648,7 +638,6 @@ Expectation& Model::verb(Args argv, const Context& ctx, Expectation& e) {
     expect_types(r, d, {active, done});
     if (r.any()) return refused();
     const RowName row = row_key(argv[2]);
-    e.keys.push_back(row);
     const Liveness l = liveness(d, active, row_prefix, argv[2], *token, now);
     if (!l.live) {
       e.note = l.why;
@@ -675,7 +664,6 @@ Expectation& Model::verb(Args argv, const Context& ctx, Expectation& e) {
     expect_types(r, d, {active, pending, dead});
     if (r.any()) return refused();
     const RowName row = row_key(argv[2]);
-    e.keys.push_back(row);
     const Liveness l = liveness(d, active, row_prefix, argv[2], *token, now);
     if (!l.live) {
       e.note = l.why;
@@ -768,7 +756,6 @@ Expectation& Model::verb(Args argv, const Context& ctx, Expectation& e) {
     static constexpr std::array<std::string_view, 5> verdict_names{"ghost", "lane", "exempt", "counted", "counted-dead"};
     for (const Judged& j : judged) {
       const RowName row = row_key(j.id);
-      e.keys.push_back(row);
       e.note += j.id + " " + std::string(verdict_names[static_cast<std::size_t>(j.v)]) +
                 (j.stalled.empty() ? "" : " (stalled " + j.stalled + ")") + "; ";
       switch (j.v) {
@@ -865,7 +852,6 @@ Expectation& Model::script(Args argv, const Context& ctx, Expectation& e) {
     Expectation& inner = inner_;
     inner.clear();
     plain(command, ctx, inner);
-    for (std::string_view key : inner.keys) e.keys.push_back(key);
     e.writes = e.writes || inner.writes;
     const Reply& r = inner.replies.front();
     if (r.is_error() && r.text().rfind("ERR unknown command", 0) == 0) {
@@ -873,7 +859,6 @@ Expectation& Model::script(Args argv, const Context& ctx, Expectation& e) {
     }
     return r;
   });
-  e.keys.sort_unique();
   e.replies.push_back(reply);
   e.note = "a script: its redis.calls ran on the model's own dataset";
   return e;
@@ -911,7 +896,6 @@ Expectation& Model::plain(Args a, const Context& ctx, Expectation& e) {
   if (spec->writes && ctx.replica) return answer(Reply::error("READONLY You can't write against a read only replica."));
   const Reply wrongtype = Reply::error(e_wrongtype);
   const KeyType t = type_of(d, a[1]);
-  if (name != "DEL" && name != "EXISTS") e.keys.push_back(a[1]);
 
   if (name == "HSET") {
     if (argc % 2 != 0) return answer(Reply::error("ERR wrong number of arguments for 'hset' command"));
@@ -1033,7 +1017,6 @@ Expectation& Model::plain(Args a, const Context& ctx, Expectation& e) {
   if (name == "DEL") {
     std::int64_t removed = 0;
     for (int i = 1; i < argc; ++i) {
-      e.keys.push_back(a[static_cast<std::size_t>(i)]);
       if (d.del(a[static_cast<std::size_t>(i)]) > 0) {
         ++removed;
         e.writes = true;

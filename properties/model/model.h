@@ -67,69 +67,10 @@ struct Context {
   bool replica = false;        // plain writes refuse on a replica only
 };
 
-// Key names, their bytes in one buffer: a call names five to a few dozen keys, and a
-// string each cost an allocation each (a key name is longer than the inline 15 bytes).
-// Cleared, it keeps its buffers, so a checker that reuses one Expectation allocates
-// nothing for the keys of a call. A view lasts until the next push_back.
-class KeyList {
- public:
-  class iterator {
-   public:
-    using iterator_category = std::forward_iterator_tag;
-    using value_type = std::string_view;
-    using difference_type = std::ptrdiff_t;
-    using pointer = void;
-    using reference = std::string_view;
-    iterator() = default;
-    std::string_view operator*() const { return (*list_)[i_]; }
-    iterator& operator++() {
-      ++i_;
-      return *this;
-    }
-    iterator operator++(int) {
-      iterator old = *this;
-      ++i_;
-      return old;
-    }
-    bool operator==(const iterator& o) const { return i_ == o.i_; }
-
-   private:
-    friend class KeyList;
-    iterator(const KeyList* list, std::size_t i) : list_(list), i_(i) {}
-    const KeyList* list_ = nullptr;
-    std::size_t i_ = 0;
-  };
-
-  void push_back(std::string_view key) {
-    bytes_.append(key);
-    ends_.push_back(bytes_.size());
-  }
-  std::size_t size() const { return ends_.size(); }
-  bool empty() const { return ends_.empty(); }
-  std::string_view operator[](std::size_t i) const {
-    const std::size_t start = i == 0 ? 0 : ends_[i - 1];
-    return std::string_view(bytes_).substr(start, ends_[i] - start);
-  }
-  iterator begin() const { return {this, 0}; }
-  iterator end() const { return {this, ends_.size()}; }
-  void clear() {
-    bytes_.clear();
-    ends_.clear();
-  }
-  // Sorted by bytes, each key once.
-  void sort_unique();
-  std::vector<std::string> strings() const { return {begin(), end()}; }
-
- private:
-  std::string bytes_;
-  std::vector<std::size_t> ends_;  // where each key's bytes end in bytes_
-};
-
 // What the model expects of one call.
 struct Expectation {
   std::vector<Reply> replies;              // any of these is right
   std::vector<std::string> range_suffixes; // also right: "ERR EMQ <any> must be an integer in <suffix>"
-  KeyList keys;                            // keys whose contents to compare after the call
   std::string note;                        // what the model saw, for a reviewer
   bool writes = false;                     // the model wrote something
 
