@@ -7,6 +7,7 @@
 #include <optional>
 #include <string_view>
 
+#include "sim/history.h"
 #include "sim/plan.h"
 #include "sim/run_id.h"
 #include "sim/scenario/reply_pattern.h"
@@ -20,24 +21,8 @@ namespace {
 using Json = nlohmann::json;
 namespace scn = trafikey::scenario;
 
-// History strings carry bytes 0x80-0xff as \u0080-\u00ff (sim/history.h); the JSON
-// parser hands them back as UTF-8, which this folds back into single bytes.
-std::string bytes_of(const Json& value) {
-  const std::string utf8 = value.get<std::string>();
-  std::string out;
-  out.reserve(utf8.size());
-  for (std::size_t i = 0; i < utf8.size(); ++i) {
-    const auto c = static_cast<unsigned char>(utf8[i]);
-    if ((c == 0xc2 || c == 0xc3) && i + 1 < utf8.size()) {
-      const auto next = static_cast<unsigned char>(utf8[i + 1]);
-      out += static_cast<char>(((c & 0x1f) << 6) | (next & 0x3f));
-      ++i;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
+// History strings carry bytes 0x80-0xff as \u0080-\u00ff (sim/history.h).
+std::string bytes_of(const Json& value) { return sim::history_bytes(value.get<std::string>()); }
 
 std::optional<Reply> reply_of(const Json& j) {
   if (j.is_number_integer()) return Reply::integer(j.get<std::int64_t>());

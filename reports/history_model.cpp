@@ -2,6 +2,8 @@
 
 #include "core/keys.h"
 #include "core/text.h"
+#include "sim/executor_scripts.h"
+#include "sim/history.h"
 
 #include <openssl/evp.h>
 
@@ -164,9 +166,14 @@ class Builder {
     l->end_call = call_;
     l->end_verdict = std::move(verdict);
   }
-  void grant(const CallLine& c, const JobKey& job, std::int64_t token, std::int64_t lease_ms);
-  void extend(const CallLine& c, const JobKey& job, std::int64_t token, std::int64_t lease_ms);
-  void finish_call(const CallLine& c, const JobKey& job, std::int64_t token);
+  // `verb`: what the history calls the verb (EMQ.CLAIM, or claim.lua for the scripted
+  // executor's call that stands for it)
+  void grant(const CallLine& c, std::string_view verb, const JobKey& job, std::int64_t token, std::int64_t lease_ms);
+  void extend(const CallLine& c, std::string_view verb, const JobKey& job, std::int64_t token,
+              std::int64_t lease_ms);
+  void finish_call(const CallLine& c, std::string_view verb, bool completes, const JobKey& job,
+                   std::int64_t token);
+  void scripted(const CallLine& c);
   void rollback(std::int64_t kept, const At& at);
 
   RunModel& m_;
@@ -177,16 +184,16 @@ class Builder {
   std::map<std::string, std::string> sweep_queue_;  // actor -> queue of its last sweep
 };
 
-void Builder::grant(const CallLine& c, const JobKey& job, std::int64_t token,
+void Builder::grant(const CallLine& c, std::string_view verb, const JobKey& job, std::int64_t token,
                     std::int64_t lease_ms) {
-  transition(job, "pending", "active", "CLAIM");
+  transition(job, "pending", "active", verb == "EMQ.CLAIM" ? "CLAIM" : verb);
   end_lease(open_lease(job, std::nullopt), LeaseEnd::superseded, c.at);
   Lease l;
   l.job = job;
   l.token = token;
   l.lease_ms = lease_ms;
-  l.segments.push_back({c.at, c.index, c.verb, c.actor, c.at.server_ms + lease_ms, std::nullopt, c.lost,
-                        false});
+  l.segments.push_back({c.at, c.index, std::string(verb), c.actor, c.at.server_ms + lease_ms, std::nullopt,
+                        c.lost, false});
   m_.leases.push_back(std::move(l));
   Row& r = change(job);
   r.s.state = "active";
@@ -194,19 +201,20 @@ void Builder::grant(const CallLine& c, const JobKey& job, std::int64_t token,
   r.lease = static_cast<int>(m_.leases.size() - 1);
 }
 
-void Builder::extend(const CallLine& c, const JobKey& job, std::int64_t token,
+void Builder::extend(const CallLine& c, std::string_view verb, const JobKey& job, std::int64_t token,
                      std::int64_t lease_ms) {
   row(job);
   if (Lease* l = open_lease(job, token)) {
-    l->segments.push_back({c.at, c.index, c.verb, c.actor, c.at.server_ms + lease_ms, std::nullopt,
+    l->segments.push_back({c.at, c.index, std::string(verb), c.actor, c.at.server_ms + lease_ms, std::nullopt,
                            c.lost, false});
   }
 }
 
-void Builder::finish_call(const CallLine& c, const JobKey& job, std::int64_t token) {
+void Builder::finish_call(const CallLine& c, std::string_view verb, bool completes, const JobKey& job,
+                          std::int64_t token) {
   Lease* l = open_lease(job, token);
-  if (c.verb == "EMQ.COMPLETE") {
-    transition(job, "active", "done", "COMPLETE 1");
+  if (completes) {
+    transition(job, "active", "done", verb == "EMQ.COMPLETE" ? "COMPLETE 1" : std::string(verb) + " 1");
     end_lease(l, LeaseEnd::completed, c.at);
     change(job).s.state = "done";
     return;
@@ -244,17 +252,17 @@ void Builder::call(const CallLine& c) {
     const std::int64_t lease_ms = num(2).value_or(0);
     for (const Json& item : c.reply) {
       if (!item.is_array() || item.size() < 2) continue;
-      grant(c, {arg(1), str(item[0])}, to_int(item[1]).value_or(0), lease_ms);
+      grant(c, c.verb, {arg(1), str(item[0])}, to_int(item[1]).value_or(0), lease_ms);
     }
   } else if (c.verb == "EMQ.EXTEND" && a.size() >= 5) {
     const JobKey job{arg(1), arg(2)};
-    if (is_int(c.reply, 1)) extend(c, job, num(3).value_or(0), num(4).value_or(0));
+    if (is_int(c.reply, 1)) extend(c, c.verb, job, num(3).value_or(0), num(4).value_or(0));
     if (is_int(c.reply, 0)) m_.refusals.push_back({c.at, job, c.verb, num(3).value_or(0)});
   } else if (c.verb == "EMQ.EXTENDS" && a.size() >= 5 && c.reply.is_array()) {
     for (std::size_t p = 0; 3 + 2 * p + 1 < a.size() && p < c.reply.size(); ++p) {
       const JobKey job{arg(1), arg(3 + 2 * p)};
       const std::int64_t token = num(4 + 2 * p).value_or(0);
-      if (is_int(c.reply[p], 1)) extend(c, job, token, num(2).value_or(0));
+      if (is_int(c.reply[p], 1)) extend(c, c.verb, job, token, num(2).value_or(0));
       if (is_int(c.reply[p], 0)) m_.refusals.push_back({c.at, job, c.verb, token});
     }
   } else if ((c.verb == "EMQ.COMPLETE" || c.verb == "EMQ.FAIL") && a.size() >= 4) {
@@ -262,10 +270,12 @@ void Builder::call(const CallLine& c) {
     const std::int64_t token = num(3).value_or(0);
     row(job);
     if (is_int(c.reply, 1) || (c.verb == "EMQ.FAIL" && is_int(c.reply, 2))) {
-      finish_call(c, job, token);
+      finish_call(c, c.verb, c.verb == "EMQ.COMPLETE", job, token);
     } else if (is_int(c.reply, 0)) {
       m_.refusals.push_back({c.at, job, c.verb, token});
     }
+  } else if ((c.verb == "EVALSHA" || c.verb == "EVAL") && a.size() >= 3) {
+    scripted(c);
   } else if (c.verb == "EMQ.STALLED.CHECK" && a.size() >= 2) {
     sweep_queue_[c.actor] = arg(1);
   } else if (c.verb == "DEL") {
@@ -287,6 +297,44 @@ void Builder::call(const CallLine& c) {
         m_.row_edits.push_back({c.at, *job, "group written by " + c.actor + " (HSET): a lane row"});
       }
     }
+  }
+}
+
+// The scripted executor's calls (bench/scripts/*.lua, by EVALSHA digest or EVAL body, with
+// their keys and arguments as the scripts take them) are leases like the verbs they stand
+// for, named after their script: claim.lua grants, extend.lua extends, complete.lua
+// finishes. Any other script moves nothing here.
+void Builder::scripted(const CallLine& c) {
+  const Json& a = c.call;
+  const std::string first = a[1].is_string() ? sim::history_bytes(a[1].get<std::string>()) : std::string();
+  const sim::ExecutorScript which =
+      c.verb == "EVALSHA" ? sim::executor_script_of_sha(first) : sim::executor_script_of_body(first);
+  const std::optional<std::int64_t> numkeys = to_int(a[2]);
+  std::vector<std::string> rest;
+  for (std::size_t i = 3; i < a.size(); ++i) rest.push_back(str(a[i]));
+  if (which == sim::ExecutorScript::claim && numkeys == 2 && rest.size() == 4 && c.reply.is_array()) {
+    const auto q = key_queue(rest[0]);
+    if (!q || rest[0] != QueueKeys(*q).pending()) return;
+    const std::int64_t lease_ms = to_int(Json(rest[2])).value_or(0);
+    for (const Json& item : c.reply) {
+      if (!item.is_array() || item.size() < 2) continue;
+      grant(c, "claim.lua", {std::string(*q), str(item[0])}, to_int(item[1]).value_or(0), lease_ms);
+    }
+  } else if (which == sim::ExecutorScript::extend && numkeys == 2 && rest.size() == 5) {
+    const auto row = row_key(rest[1]);
+    if (!row) return;
+    const JobKey job{row->queue, rest[2]};
+    const std::int64_t token = to_int(Json(rest[3])).value_or(0);
+    if (is_int(c.reply, 1)) extend(c, "extend.lua", job, token, to_int(Json(rest[4])).value_or(0));
+    if (is_int(c.reply, 0)) m_.refusals.push_back({c.at, job, "extend.lua", token});
+  } else if (which == sim::ExecutorScript::complete && numkeys == 3 && rest.size() >= 5) {
+    const auto row = row_key(rest[2]);
+    if (!row) return;
+    const JobKey job{row->queue, rest[3]};
+    const std::int64_t token = to_int(Json(rest[4])).value_or(0);
+    this->row(job);
+    if (is_int(c.reply, 1)) finish_call(c, "complete.lua", true, job, token);
+    if (is_int(c.reply, 0)) m_.refusals.push_back({c.at, job, "complete.lua", token});
   }
 }
 

@@ -317,4 +317,20 @@ std::string History::fingerprint() const {
   return hex;
 }
 
+std::string history_bytes(std::string_view utf8) {
+  std::string out;
+  out.reserve(utf8.size());
+  for (std::size_t i = 0; i < utf8.size(); ++i) {
+    const auto c = static_cast<unsigned char>(utf8[i]);
+    if ((c == 0xc2 || c == 0xc3) && i + 1 < utf8.size()) {
+      const auto next = static_cast<unsigned char>(utf8[i + 1]);
+      out += static_cast<char>(((c & 0x1f) << 6) | (next & 0x3f));
+      ++i;
+    } else {
+      out += static_cast<char>(c);
+    }
+  }
+  return out;
+}
+
 }  // namespace trafikey::sim

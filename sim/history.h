@@ -104,5 +104,8 @@ class History {
 // JSON string literal of a byte string, per the rule above.
 void append_json_string(std::string& out, std::string_view bytes);
 void append_json_reply(std::string& out, const Reply& reply);
+// The bytes a history string carries, from the UTF-8 a JSON parser hands back for it:
+// bytes 0x80-0xff were written as \u0080-\u00ff, which come back as two bytes each.
+std::string history_bytes(std::string_view utf8);
 
 }  // namespace trafikey::sim

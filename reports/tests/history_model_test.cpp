@@ -3,6 +3,7 @@
 
 #include "reports/history_model.h"
 #include "reports/tests/fixtures.h"
+#include "sim/executor_scripts.h"
 #include "sim/world.h"
 
 namespace trafikey::reports {
@@ -55,6 +56,56 @@ TEST(HistoryModel, final_rows_follow_the_replies) {
   EXPECT_EQ(j2.stalled, 0) << "an exempt recovery charges no budget";
   ASSERT_EQ(m.refusals.size(), 1u) << "the late COMPLETE of j1";
   EXPECT_EQ(m.refusals[0].verb, "EMQ.COMPLETE");
+}
+
+// The scripted executor's calls (bench/scripts/*.lua by EVAL body or EVALSHA digest) are
+// leases like the verbs they stand for, each step named after its script.
+TEST(HistoryModel, the_scripted_executors_calls_are_leases_named_after_their_scripts) {
+  sim::WorldOptions options;
+  options.seed = 7;
+  sim::World w(options);
+  w.begin("scenario", R"({"title":"the scripted executor"})");
+  w.call("p", {"EMQ.ADD", "q", "j1", "a"});
+  w.call("p", {"EMQ.ADD", "q", "j2", "b"});
+  const std::string claim_body(sim::executor_script_body(sim::ExecutorScript::claim));
+  const std::string extend_sha(sim::executor_script_sha(sim::ExecutorScript::extend));
+  const std::string complete_sha(sim::executor_script_sha(sim::ExecutorScript::complete));
+  w.advance_to(10);
+  ASSERT_EQ(w.call("w1", {"EVAL", claim_body, "2", "emq:{q}:pending", "emq:{q}:active", "1000", "2"})
+                .reply.items()
+                .size(),
+            2u);
+  w.call("w1", {"SCRIPT", "LOAD", std::string(sim::executor_script_body(sim::ExecutorScript::extend))});
+  w.call("w1", {"SCRIPT", "LOAD", std::string(sim::executor_script_body(sim::ExecutorScript::complete))});
+  w.advance_to(500);
+  EXPECT_EQ(w.call("w1", {"EVALSHA", extend_sha, "2", "emq:{q}:active", "emq:{q}:job:j1", "j1", "1", "1000"}).reply,
+            Reply::integer(1));
+  w.advance_to(600);
+  EXPECT_EQ(w.call("w1", {"EVALSHA", complete_sha, "3", "emq:{q}:active", "emq:{q}:done", "emq:{q}:job:j1", "j1",
+                          "1", "ok"})
+                .reply,
+            Reply::integer(1));
+  EXPECT_EQ(w.call("w1", {"EVALSHA", complete_sha, "3", "emq:{q}:active", "emq:{q}:done", "emq:{q}:job:j2", "j2",
+                          "7", "ok"})
+                .reply,
+            Reply::integer(0));
+  w.end("stopped", R"("active":1,"done":1)");
+  const RunModel m = parse(w.history().text());
+  ASSERT_EQ(m.leases.size(), 2u);
+  const Lease& j1 = m.leases[0];
+  EXPECT_EQ(j1.job.id, "j1");
+  ASSERT_EQ(j1.segments.size(), 2u);
+  EXPECT_EQ(j1.segments[0].verb, "claim.lua");
+  EXPECT_EQ(j1.segments[1].verb, "extend.lua");
+  EXPECT_EQ(j1.segments[1].deadline_server_ms, 1500);
+  EXPECT_EQ(j1.end, LeaseEnd::completed);
+  EXPECT_EQ(m.leases[1].end, LeaseEnd::open);
+  EXPECT_EQ(m.final_rows.at({"q", "j1"}).state, "done");
+  EXPECT_EQ(m.final_rows.at({"q", "j2"}).state, "active");
+  ASSERT_EQ(m.refusals.size(), 1u) << "complete.lua of j2 with a stale token";
+  EXPECT_EQ(m.refusals[0].verb, "complete.lua");
+  EXPECT_EQ(m.edges.at({"pending", "active"}).by_cause.at("claim.lua"), 2);
+  EXPECT_EQ(m.edges.at({"active", "done"}).by_cause.at("complete.lua 1"), 1);
 }
 
 TEST(HistoryModel, a_clock_step_moves_where_a_deadline_falls_in_true_time) {
