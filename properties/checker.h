@@ -64,7 +64,8 @@ struct Violation {
 class Checker final : public sim::WorldObserver {
  public:
   Checker() = default;
-  // without_model: verb.model not judged (the bench's measure of what the model costs)
+  // with_model false: verb.model not judged (the bench's measure of what comparing costs);
+  // the model still runs, as its ledger is the ground truth every other invariant reads
   explicit Checker(bool with_model) : with_model_(with_model) {}
   // whole_at_starts: every start judges every job and key, not only what its rollback took
   // back (see after_start): the cross-check the tests run both ways.
