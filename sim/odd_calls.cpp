@@ -2,6 +2,9 @@
 
 #include <initializer_list>
 
+#include "core/args.h"
+#include "core/keys.h"
+
 namespace trafikey::sim {
 
 namespace {
@@ -52,9 +55,10 @@ std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& t) {
     case 6:  // ids empty or with a NUL
       return pick(prng, {{"EMQ.JOB", q, ""}, {"EMQ.JOB", q, std::string("j\0", 2)}, {"EMQ.COMPLETE", q, "", "1"},
                          {"EMQ.ADD", q, "", "p"}});
-    case 7:  // lease_ms out of 1..2^53-1
+    case 7:  // lease_ms out of 1..2^53-1, or a deadline one past 2^53-1 (EMQ §3: refused)
       return pick(prng, {{"EMQ.CLAIM", q, bad_number(prng)}, {"EMQ.CLAIM", q, "9007199254740992"},
-                         {"EMQ.CLAIM", q, bad_number(prng), "COUNT", "1"}});
+                         {"EMQ.CLAIM", q, bad_number(prng), "COUNT", "1"},
+                         {"EMQ.CLAIM", q, std::to_string(score_max - t.server_ms + 1)}});
     case 8:  // COUNT out of 1..1000, without value, repeated, or another verb's option
       return pick(prng, {{"EMQ.CLAIM", q, lease, "COUNT", "0"}, {"EMQ.CLAIM", q, lease, "COUNT", "1001"},
                          {"EMQ.CLAIM", q, lease, "COUNT"}, {"EMQ.CLAIM", q, lease, "COUNT", "1", "COUNT", "1"},
@@ -94,6 +98,52 @@ std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& t) {
     default:  // wrong arity
       return pick(prng, {{"EMQ.STATS"}, {"EMQ.STATS", q, "x"}, {"EMQ.JOB", q}, {"EMQ.EPOCH", "x"}, {"EMQ.CLAIM", q},
                          {"EMQ.EXTEND", q, id, ahead}, {"EMQ.STALLED.CHECK", q}, {"EMQ.ADD", q, id, "p", "MAXFAILURES"}});
+  }
+}
+
+std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddTarget& t) {
+  const std::string b = t.queue + "-bad";
+  const QueueKeys keys(b);
+  const std::string row = keys.row("c");
+  const std::string lease = std::to_string(t.lease_ms);
+  const std::string pending(keys.pending()), active(keys.active());
+  // not a non-negative integer, as the server could hold it (EMQ §6)
+  static constexpr const char* corrupt[] = {"-1", "x", "01", ""};
+  const std::string bad = corrupt[prng.between(0, static_cast<std::int64_t>(std::size(corrupt)) - 1)];
+  std::vector<std::vector<std::string>> calls{
+      {"DEL", pending, active, std::string(keys.done()), std::string(keys.dead()), row}};
+  auto then = [&](std::initializer_list<Call> more) {
+    for (const Call& c : more) calls.push_back(c);
+    return calls;
+  };
+  switch (prng.between(0, 4)) {
+    case 0:  // attempts corrupt on a pending job: CLAIM
+      return then({{"HSET", row, "state", "pending", "payload", "p", "attempts", bad, "failures", "0", "max_failures", "3"},
+                   {"ZADD", pending, "1", "c"},
+                   {"EMQ.CLAIM", b, lease, "COUNT", "2"}});
+    case 1: {  // failures or max_failures corrupt under a live lease: FAIL
+      const bool failures = prng.chance(500);
+      return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", failures ? bad : "0",
+                    "max_failures", failures ? "3" : bad},
+                   {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "c"},
+                   {"EMQ.FAIL", b, "c", "1", "r"}});
+    }
+    case 2:  // stalled corrupt on an expired lease of this process: the sweep counts it
+      return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3",
+                    "lease_epoch", t.run_id, "stalled", bad},
+                   {"ZADD", active, "-1", "c"},
+                   {"EMQ.STALLED.CHECK", b, "5"}});
+    case 3:  // the row key holds a zset: JOB refuses, ADD finds the key taken
+      return then({{"ZADD", row, "1", "m"}, pick(prng, {{"EMQ.JOB", b, "c"}, {"EMQ.ADD", b, "c", "p"}})});
+    default: {  // a set key holds a hash: every verb that reads it refuses (ADD reads
+                // pending, not active: with only active wrong it would add, and the
+                // queue's next clearing would take a job from under the checker)
+      const bool in_pending = prng.chance(500);
+      return then({{"HSET", in_pending ? pending : active, "f", "v"},
+                   pick(prng, {in_pending ? Call{"EMQ.ADD", b, "c", "p"} : Call{"EMQ.COMPLETE", b, "c", "1"},
+                               {"EMQ.CLAIM", b, lease}, {"EMQ.STATS", b}, {"EMQ.STALLED.CHECK", b, "1"},
+                               {"EMQ.EXTEND", b, "c", "1", lease}})});
+    }
   }
 }
 
