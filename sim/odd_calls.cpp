@@ -133,8 +133,24 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
                     "lease_epoch", t.run_id, "stalled", bad},
                    {"ZADD", active, "-1", "c"},
                    {"EMQ.STALLED.CHECK", b, "5"}});
-    case 3:  // the row key holds a zset: JOB refuses, ADD finds the key taken
-      return then({{"ZADD", row, "1", "m"}, pick(prng, {{"EMQ.JOB", b, "c"}, {"EMQ.ADD", b, "c", "p"}})});
+    case 3: {  // job z added, its row deleted (a ghost, as the checker knows it) and its
+               // key made a zset: JOB refuses, ADD finds the key taken, CLAIM and the sweep
+               // take z for a ghost, the lease verbs find no live lease
+      const std::string zrow = keys.row("z");
+      for (const Call& c : {Call{"DEL", zrow}, Call{"EMQ.ADD", b, "z", "p"}, Call{"DEL", zrow}, Call{"ZADD", zrow, "1", "m"}}) {
+        calls.push_back(c);
+      }
+      switch (prng.between(0, 3)) {
+        case 0: return then({pick(prng, {{"EMQ.JOB", b, "z"}, {"EMQ.ADD", b, "z", "p"}})});
+        case 1: return then({{"EMQ.CLAIM", b, lease, "COUNT", "2"}});
+        case 2: return then({{"ZREM", pending, "z"}, {"ZADD", active, "-1", "z"}, {"EMQ.STALLED.CHECK", b, "5"}});
+        default:
+          return then({{"ZREM", pending, "z"},
+                       {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "z"},
+                       pick(prng, {{"EMQ.EXTEND", b, "z", "1", lease}, {"EMQ.COMPLETE", b, "z", "1"},
+                                   {"EMQ.FAIL", b, "z", "1", "r"}, {"EMQ.EXTENDS", b, lease, "z", "1"}})});
+      }
+    }
     default: {  // a set key holds a hash: every verb that reads it refuses (ADD reads
                 // pending, not active: with only active wrong it would add, and the
                 // queue's next clearing would take a job from under the checker)

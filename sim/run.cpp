@@ -627,10 +627,13 @@ void Runner::on_odd() {
   }
   // one odd call in ten sets up a corrupt row or a key of the wrong type on a queue of its own
   if (world_.prng().chance(100)) {
+    // a setup call refused (no module, a replica) or an ADD that added nothing ends it:
+    // what follows would meet keys the setup did not make
     for (const auto& c : draw_odd_corruption(world_.prng(), t)) {
       argv_.clear();
       for (const std::string& arg : c) argv_.add(arg);
-      call("x", argv_);
+      const Reply& reply = call("x", argv_).reply;
+      if (reply.is_error() || (c[0] == "EMQ.ADD" && !(reply.kind() == Reply::Kind::integer && reply.as_integer() == 1))) break;
     }
     return;
   }
