@@ -118,7 +118,10 @@ Reply unknown_command(Args argv) {
 Reply SimServer::call(Args argv) {
   if (argv.empty()) return unknown_command(argv);
   if (incarnation_.module_loaded) {
-    if (const CommandSpec* spec = find_command(argv[0])) return execute(*this, *spec, argv);
+    if (const CommandSpec* spec = find_command(argv[0])) {
+      begin_call();
+      return execute(*this, *spec, argv);
+    }
   }
   if (Scripting::handles(argv[0])) {
     return *scripting_.call(argv, [this](Args command) {
