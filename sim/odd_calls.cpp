@@ -3,7 +3,6 @@
 #include <initializer_list>
 
 #include "core/args.h"
-#include "core/keys.h"
 
 namespace trafikey::sim {
 
@@ -103,20 +102,23 @@ std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& t) {
 
 std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddTarget& t) {
   const std::string b = t.queue + "-bad";
-  const QueueKeys keys(b);
-  const std::string row = keys.row("c");
+  // key names spelt here as EMQ §1 names them, not by the core's QueueKeys: a core that
+  // built them wrong would build the setup's keys wrong with it, and nothing would differ
+  const std::string prefix = "emq:{" + b + "}:";
+  auto row_of = [&](std::string_view id) { return prefix + "job:" + std::string(id); };
+  const std::string row = row_of("c");
   const std::string lease = std::to_string(t.lease_ms);
-  const std::string pending(keys.pending()), active(keys.active());
+  const std::string pending = prefix + "pending", active = prefix + "active";
   // not a non-negative integer, as the server could hold it (EMQ §6)
   static constexpr const char* corrupt[] = {"-1", "x", "01", ""};
   const std::string bad = corrupt[prng.between(0, static_cast<std::int64_t>(std::size(corrupt)) - 1)];
   std::vector<std::vector<std::string>> calls{
-      {"DEL", pending, active, std::string(keys.done()), std::string(keys.dead()), row}};
+      {"DEL", pending, active, prefix + "done", prefix + "dead", row}};
   auto then = [&](std::initializer_list<Call> more) {
     for (const Call& c : more) calls.push_back(c);
     return calls;
   };
-  switch (prng.between(0, 4)) {
+  switch (prng.between(0, 5)) {
     case 0:  // attempts corrupt on a pending job: CLAIM
       return then({{"HSET", row, "state", "pending", "payload", "p", "attempts", bad, "failures", "0", "max_failures", "3"},
                    {"ZADD", pending, "1", "c"},
@@ -136,7 +138,7 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
     case 3: {  // job z added, its row deleted (a ghost, as the checker knows it) and its
                // key made a zset: JOB refuses, ADD finds the key taken, CLAIM and the sweep
                // take z for a ghost, the lease verbs find no live lease
-      const std::string zrow = keys.row("z");
+      const std::string zrow = row_of("z");
       for (const Call& c : {Call{"DEL", zrow}, Call{"EMQ.ADD", b, "z", "p"}, Call{"DEL", zrow}, Call{"ZADD", zrow, "1", "m"}}) {
         calls.push_back(c);
       }
@@ -150,6 +152,13 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
                        pick(prng, {{"EMQ.EXTEND", b, "z", "1", lease}, {"EMQ.COMPLETE", b, "z", "1"},
                                    {"EMQ.FAIL", b, "z", "1", "r"}, {"EMQ.EXTENDS", b, lease, "z", "1"}})});
       }
+    }
+    case 4: {  // more than 100 jobs added and their rows deleted: ghosts in pending, which
+               // one CLAIM removes, up to 1000 of them (EMQ §7), however few it claims
+      for (int i = 0; i < 101; ++i) calls.push_back({"EMQ.ADD", b, "g" + std::to_string(i), "p"});
+      Call del{"DEL"};
+      for (int i = 0; i < 101; ++i) del.push_back(row_of("g" + std::to_string(i)));
+      return then({del, {"EMQ.CLAIM", b, lease, "COUNT", "2"}});
     }
     default: {  // a set key holds a hash: every verb that reads it refuses (ADD reads
                 // pending, not active: with only active wrong it would add, and the

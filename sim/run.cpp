@@ -629,10 +629,14 @@ void Runner::on_odd() {
   if (world_.prng().chance(100)) {
     // a setup call refused (no module, a replica) or an ADD that added nothing ends it:
     // what follows would meet keys the setup did not make
-    for (const auto& c : draw_odd_corruption(world_.prng(), t)) {
+    const auto calls = draw_odd_corruption(world_.prng(), t);
+    for (const auto& c : calls) {
       argv_.clear();
       for (const std::string& arg : c) argv_.add(arg);
       const Reply& reply = call("x", argv_).reply;
+      if (calls.size() > 100 && c[0] == "EMQ.CLAIM" && reply.kind() == Reply::Kind::array) {
+        saw("claim-met-over-100-ghosts");
+      }
       if (reply.is_error() || (c[0] == "EMQ.ADD" && !(reply.kind() == Reply::Kind::integer && reply.as_integer() == 1))) break;
     }
     return;
@@ -885,7 +889,7 @@ const std::vector<std::string>& situation_names() {
       "claim-over-100-pending",      "sweep-over-100-expired", "claimed-empty-payload",
       "claimed-binary-payload",      "finished-with-empty-text", "finished-with-binary-text",
       "extends-repeated-live-pair",  "claim-deadline-one-past-bound", "corrupt-row-refused",
-      "wrong-type-refused"};
+      "wrong-type-refused",          "claim-met-over-100-ghosts"};
   return names;
 }
 
