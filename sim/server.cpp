@@ -233,37 +233,25 @@ Status SimServer::may_write(std::string_view key) {
 }
 
 // ---- Writer: applied in place (the keyspace's journal, when it has one, sees each write).
-// A write to a key that holds another type is dropped, as the server's own write call
-// fails on it: every verb checks the types it writes in its read pass, so only a wrong
-// core gets here (the odd client keeps wrong-typed keys, sim/odd_calls.h), and the
-// checker and the model judge what the call then did, rather than the run aborting.
-
-bool SimServer::holds_other(std::string_view key, KeyType type) const {
-  const KeyType held = data_->type(key);
-  return held != KeyType::none && held != type;
-}
+// A write to a key that holds another type is dropped by the keyspace (Keyspace::slot).
 
 void SimServer::hset(std::string_view key, std::span<const FieldRef> fields) {
   ++writes_;
-  if (holds_other(key, KeyType::hash)) return;
   data_->hset(key, fields);
 }
 
 void SimServer::zadd(std::string_view key, std::int64_t score, std::string_view member) {
   ++writes_;
-  if (holds_other(key, KeyType::zset)) return;
   data_->zadd(key, static_cast<double>(score), member);
 }
 
 void SimServer::zrem(std::string_view key, std::string_view member) {
   ++writes_;
-  if (holds_other(key, KeyType::zset)) return;
   data_->zrem(key, member);
 }
 
 std::int64_t SimServer::incr(std::string_view key) {
   ++writes_;
-  if (holds_other(key, KeyType::string)) return 0;
   return data_->incr(key);
 }
 

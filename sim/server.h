@@ -108,7 +108,6 @@ class SimServer final : public Host, private Writer {
   void zadd(std::string_view key, std::int64_t score, std::string_view member) override;
   void zrem(std::string_view key, std::string_view member) override;
   std::int64_t incr(std::string_view key) override;
-  bool holds_other(std::string_view key, KeyType type) const;
 
   Keyspace* data_;
   Incarnation incarnation_;
