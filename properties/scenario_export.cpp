@@ -178,12 +178,24 @@ std::string export_scenario(const std::string& history_text, const std::vector<V
                     "# steps. Worker deaths, pauses and worker clock jumps are not: they have no\n"
                     "# server effect, and the calls they caused (or did not) are all here.\n";
   for (const Violation& v : violations) {
-    std::string line = v.describe();
-    // a comment ends at the newline: facts spanning lines would break the file
-    for (char& c : line) {
-      if (c == '\n' || c == '\r') c = ' ';
+    // a comment ends at the newline: facts spanning lines would break the file; other
+    // bytes outside printable ASCII (a binary payload's NUL, 0xff) are spelt \xHH, so the
+    // file stays text
+    out += "# broken: ";
+    for (const char c : v.describe()) {
+      const auto byte = static_cast<unsigned char>(c);
+      if (c == '\n' || c == '\r') {
+        out += ' ';
+      } else if (byte < 0x20 || byte >= 0x7f) {
+        static constexpr char hex[] = "0123456789abcdef";
+        out += "\\x";
+        out += hex[byte >> 4];
+        out += hex[byte & 15];
+      } else {
+        out += c;
+      }
     }
-    out += "# broken: " + line + "\n";
+    out += "\n";
   }
   out += "\n";
   return out + scn::write_scenario(scenario);

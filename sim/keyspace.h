@@ -137,7 +137,7 @@ class Keyspace {
  private:
   Value* find_mut(std::string_view key);
   template <class T>
-  T& slot(std::string_view key);
+  T* slot(std::string_view key);  // nullptr when the key holds another type
   std::int64_t hset_in(std::string_view key, Hash& h, std::string_view field, std::string_view value);
 
   FlatMap<Value> data_;

@@ -2,6 +2,8 @@
 
 #include <initializer_list>
 
+#include "core/args.h"
+
 namespace trafikey::sim {
 
 namespace {
@@ -52,9 +54,10 @@ std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& t) {
     case 6:  // ids empty or with a NUL
       return pick(prng, {{"EMQ.JOB", q, ""}, {"EMQ.JOB", q, std::string("j\0", 2)}, {"EMQ.COMPLETE", q, "", "1"},
                          {"EMQ.ADD", q, "", "p"}});
-    case 7:  // lease_ms out of 1..2^53-1
+    case 7:  // lease_ms out of 1..2^53-1, or a deadline one past 2^53-1 (EMQ §3: refused)
       return pick(prng, {{"EMQ.CLAIM", q, bad_number(prng)}, {"EMQ.CLAIM", q, "9007199254740992"},
-                         {"EMQ.CLAIM", q, bad_number(prng), "COUNT", "1"}});
+                         {"EMQ.CLAIM", q, bad_number(prng), "COUNT", "1"},
+                         {"EMQ.CLAIM", q, std::to_string(score_max - t.server_ms + 1)}});
     case 8:  // COUNT out of 1..1000, without value, repeated, or another verb's option
       return pick(prng, {{"EMQ.CLAIM", q, lease, "COUNT", "0"}, {"EMQ.CLAIM", q, lease, "COUNT", "1001"},
                          {"EMQ.CLAIM", q, lease, "COUNT"}, {"EMQ.CLAIM", q, lease, "COUNT", "1", "COUNT", "1"},
@@ -94,6 +97,78 @@ std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& t) {
     default:  // wrong arity
       return pick(prng, {{"EMQ.STATS"}, {"EMQ.STATS", q, "x"}, {"EMQ.JOB", q}, {"EMQ.EPOCH", "x"}, {"EMQ.CLAIM", q},
                          {"EMQ.EXTEND", q, id, ahead}, {"EMQ.STALLED.CHECK", q}, {"EMQ.ADD", q, id, "p", "MAXFAILURES"}});
+  }
+}
+
+std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddTarget& t) {
+  const std::string b = t.queue + "-bad";
+  // key names spelt here as EMQ §1 names them, not by the core's QueueKeys: a core that
+  // built them wrong would build the setup's keys wrong with it, and nothing would differ
+  const std::string prefix = "emq:{" + b + "}:";
+  auto row_of = [&](std::string_view id) { return prefix + "job:" + std::string(id); };
+  const std::string row = row_of("c");
+  const std::string lease = std::to_string(t.lease_ms);
+  const std::string pending = prefix + "pending", active = prefix + "active";
+  // not a non-negative integer, as the server could hold it (EMQ §6)
+  static constexpr const char* corrupt[] = {"-1", "x", "01", ""};
+  const std::string bad = corrupt[prng.between(0, static_cast<std::int64_t>(std::size(corrupt)) - 1)];
+  std::vector<std::vector<std::string>> calls{
+      {"DEL", pending, active, prefix + "done", prefix + "dead", row}};
+  auto then = [&](std::initializer_list<Call> more) {
+    for (const Call& c : more) calls.push_back(c);
+    return calls;
+  };
+  switch (prng.between(0, 5)) {
+    case 0:  // attempts corrupt on a pending job: CLAIM
+      return then({{"HSET", row, "state", "pending", "payload", "p", "attempts", bad, "failures", "0", "max_failures", "3"},
+                   {"ZADD", pending, "1", "c"},
+                   {"EMQ.CLAIM", b, lease, "COUNT", "2"}});
+    case 1: {  // failures or max_failures corrupt under a live lease: FAIL
+      const bool failures = prng.chance(500);
+      return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", failures ? bad : "0",
+                    "max_failures", failures ? "3" : bad},
+                   {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "c"},
+                   {"EMQ.FAIL", b, "c", "1", "r"}});
+    }
+    case 2:  // stalled corrupt on an expired lease of this process: the sweep counts it
+      return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3",
+                    "lease_epoch", t.run_id, "stalled", bad},
+                   {"ZADD", active, "-1", "c"},
+                   {"EMQ.STALLED.CHECK", b, "5"}});
+    case 3: {  // job z added, its row deleted (a ghost, as the checker knows it) and its
+               // key made a zset: JOB refuses, ADD finds the key taken, CLAIM and the sweep
+               // take z for a ghost, the lease verbs find no live lease
+      const std::string zrow = row_of("z");
+      for (const Call& c : {Call{"DEL", zrow}, Call{"EMQ.ADD", b, "z", "p"}, Call{"DEL", zrow}, Call{"ZADD", zrow, "1", "m"}}) {
+        calls.push_back(c);
+      }
+      switch (prng.between(0, 3)) {
+        case 0: return then({pick(prng, {{"EMQ.JOB", b, "z"}, {"EMQ.ADD", b, "z", "p"}})});
+        case 1: return then({{"EMQ.CLAIM", b, lease, "COUNT", "2"}});
+        case 2: return then({{"ZREM", pending, "z"}, {"ZADD", active, "-1", "z"}, {"EMQ.STALLED.CHECK", b, "5"}});
+        default:
+          return then({{"ZREM", pending, "z"},
+                       {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "z"},
+                       pick(prng, {{"EMQ.EXTEND", b, "z", "1", lease}, {"EMQ.COMPLETE", b, "z", "1"},
+                                   {"EMQ.FAIL", b, "z", "1", "r"}, {"EMQ.EXTENDS", b, lease, "z", "1"}})});
+      }
+    }
+    case 4: {  // more than 100 jobs added and their rows deleted: ghosts in pending, which
+               // one CLAIM removes, up to 1000 of them (EMQ §7), however few it claims
+      for (int i = 0; i < 101; ++i) calls.push_back({"EMQ.ADD", b, "g" + std::to_string(i), "p"});
+      Call del{"DEL"};
+      for (int i = 0; i < 101; ++i) del.push_back(row_of("g" + std::to_string(i)));
+      return then({del, {"EMQ.CLAIM", b, lease, "COUNT", "2"}});
+    }
+    default: {  // a set key holds a hash: every verb that reads it refuses (ADD reads
+                // pending, not active: with only active wrong it would add, and the
+                // queue's next clearing would take a job from under the checker)
+      const bool in_pending = prng.chance(500);
+      return then({{"HSET", in_pending ? pending : active, "f", "v"},
+                   pick(prng, {in_pending ? Call{"EMQ.ADD", b, "c", "p"} : Call{"EMQ.COMPLETE", b, "c", "1"},
+                               {"EMQ.CLAIM", b, lease}, {"EMQ.STATS", b}, {"EMQ.STALLED.CHECK", b, "1"},
+                               {"EMQ.EXTEND", b, "c", "1", lease}})});
+    }
   }
 }
 

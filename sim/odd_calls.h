@@ -29,9 +29,21 @@ struct OddTarget {
   bool exists = false;        // the row is a hash
   std::int64_t lease_ms = 1000;
   std::int64_t max_stalled = 2;  // the fleet's sweep budget
+  std::int64_t server_ms = 0;    // the server's clock as the call will read it
+  std::string run_id;            // the serving process's run_id
 };
 
 // The odd call's arguments, argv[0] the verb. Draws from `prng` only.
 std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& target);
+
+// A queue of the odd client's own (the target's name + "-bad") set up by plain commands
+// with one defect an operator or a bug could leave, then one verb that must meet it (EMQ
+// §6): a row whose attempts, failures, max_failures or stalled is not a non-negative
+// integer (`ERR EMQ corrupt job row`), a row key or a set key of the wrong type
+// (`WRONGTYPE`). The calls in order; the first clears the queue's keys, so every setup
+// starts from nothing and the queue stays sound (each id in the one set its state names).
+// Without these the fleet never meets a corrupt row or a wrong type, and a core that
+// misreads one passes every run.
+std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddTarget& target);
 
 }  // namespace trafikey::sim

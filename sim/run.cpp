@@ -260,6 +260,23 @@ class Runner {
 };
 
 namespace {
+// The opaque bytes a sloppy fleet sends (RunPlan::odd_calls): EMQ §1 keeps payload,
+// result and error as the bytes sent, so some are 0 bytes and some carry a NUL and a byte
+// above 0x7f. A core that reads them as C strings, takes "" for absent or refuses "" differs
+// only on such bytes, which a well-behaved fleet's "payload-N" and "ok" never are.
+constexpr std::string_view binary_payload{"pay\0load\xff", 9};
+constexpr std::string_view binary_text{"ok\0\xfe", 4};
+// Job jN's result or failure text in a sloppy fleet: by N, the usual text, none, or binary.
+std::string_view odd_text(std::string_view id, std::string_view usual) {
+  int n = 0;
+  if (id.size() > 1) std::from_chars(id.data() + 1, id.data() + id.size(), n);
+  switch (n % 3) {
+    case 1: return {};
+    case 2: return binary_text;
+    default: return usual;
+  }
+}
+
 bool one_char_apart(std::string_view a, std::string_view b) {
   if (a.size() != b.size()) return false;
   int differ = 0;
@@ -312,6 +329,12 @@ void Runner::look_before_call(Args argv) {
     if (expired > 100 && limit > 100) saw("sweep-over-100-expired");
   } else if (verb == "EMQ.CLAIM") {
     const Keyspace::Zset* pending = data.zset_at(keys.pending(), wrong);
+    // a lease whose deadline would be 2^53, one past the largest score (EMQ §3: refused),
+    // with a job to claim: a bound checked one too loosely hands it out
+    if (pending && !pending->scores.empty() && argv.size() >= 3 &&
+        parse_int64(argv[2]) == score_max - now_ms + 1) {
+      saw("claim-deadline-one-past-bound");
+    }
     if (!pending || argv.size() < 5) return;
     std::int64_t count = 0;
     std::from_chars(argv[4].data(), argv[4].data() + argv[4].size(), count);
@@ -349,6 +372,9 @@ void Runner::look_after_call(const CallRecord& rec) {
     if (rec.reply.is_error()) saw("odd-call-refused");
     const bool read = equals_ignore_case(rec.argv[0], "EMQ.STATS") || equals_ignore_case(rec.argv[0], "EMQ.JOB");
     if (read && rec.reply.kind() == Reply::Kind::array) saw("odd-call-read");
+    const std::string& text = rec.reply.is_error() ? rec.reply.text() : std::string();
+    if (text.starts_with("ERR EMQ corrupt job row")) saw("corrupt-row-refused");
+    if (text.starts_with("WRONGTYPE") && rec.argv[0].starts_with("EMQ.")) saw("wrong-type-refused");
   }
   if (rec.argv.empty() || rec.reply.is_error()) return;
   const std::string_view verb = rec.argv[0];
@@ -360,10 +386,30 @@ void Runner::look_after_call(const CallRecord& rec) {
       rec.reply.as_integer() == 1) {
     saw("complete-without-result");
   }
+  if (verb == "EMQ.CLAIM" && rec.reply.kind() == Reply::Kind::array) {
+    for (const Reply& item : rec.reply.items()) {
+      if (item.kind() != Reply::Kind::array || item.items().size() != 3) continue;
+      const std::string_view payload = item.items()[2].text();
+      if (payload.empty()) saw("claimed-empty-payload");
+      if (payload.find('\0') != std::string_view::npos) saw("claimed-binary-payload");
+    }
+  }
+  // a COMPLETE or FAIL that took its lease, with a text of 0 bytes or with a NUL in it
+  if ((verb == "EMQ.COMPLETE" || verb == "EMQ.FAIL") && rec.argv.size() == 5 &&
+      rec.reply.kind() == Reply::Kind::integer && rec.reply.as_integer() != 0) {
+    if (rec.argv[4].empty()) saw("finished-with-empty-text");
+    if (rec.argv[4].find('\0') != std::string_view::npos) saw("finished-with-binary-text");
+  }
   if (verb == "EMQ.EXTENDS" && rec.reply.kind() == Reply::Kind::array) {
     bool live = false, dead = false;
     for (const Reply& r : rec.reply.items()) (r.as_integer() != 0 ? live : dead) = true;
     if (live && dead) saw("extends-live-and-dead");
+    // the last pair names the first pair's id again, and both were live
+    const auto& items = rec.reply.items();
+    if (items.size() >= 2 && rec.argv.size() == 3 + 2 * items.size() && rec.argv[3] == rec.argv[rec.argv.size() - 2] &&
+        items.front().as_integer() == 1 && items.back().as_integer() == 1) {
+      saw("extends-repeated-live-pair");
+    }
   } else if (verb == "EMQ.FAIL" && rec.reply.kind() == Reply::Kind::integer) {
     if (rec.reply.as_integer() == 1) saw("fail-requeued");
     if (rec.reply.as_integer() == 2) saw("fail-dead");
@@ -374,7 +420,14 @@ void Runner::look_after_call(const CallRecord& rec) {
 }
 
 void Runner::on_add(const Event& e) {
-  argv_.clear().add("EMQ.ADD").add(queue_of_job(e.actor)).add("j", e.actor).add("payload-", e.actor);
+  argv_.clear().add("EMQ.ADD").add(queue_of_job(e.actor)).add("j", e.actor);
+  if (plan_.odd_calls > 0 && e.actor % 5 == 1) {
+    argv_.add("");  // a sloppy fleet: a payload of 0 bytes
+  } else if (plan_.odd_calls > 0 && e.actor % 5 == 3) {
+    argv_.add(binary_payload);
+  } else {
+    argv_.add("payload-", e.actor);
+  }
   if (plan_.odd_calls == 0 || e.actor % 3 == 0) {
     argv_.add("MAXFAILURES").add(std::int64_t{plan_.max_failures_of(e.actor)});
   } else if (e.actor % 3 == 2) {  // a sloppy fleet: the keyword in lower case, or left out (3)
@@ -451,6 +504,8 @@ void Runner::on_extend_all(const Event& e) {
     if (sent.empty()) continue;
     argv_.clear().add("EMQ.EXTENDS").add(queue_name(qi)).add(plan_.lease_ms);
     for (const auto& h : sent) argv_.add(h.id).add(h.token);
+    // a sloppy fleet names its first lease twice: both pairs are live, both answer 1
+    if (plan_.odd_calls > 0) argv_.add(sent[0].id).add(sent[0].token);
     const CallRecord& rec = call(w.name, argv_);
     if (rec.lost) {
       maybe_resend(e.actor, argv_.views());
@@ -502,7 +557,7 @@ void Runner::on_finish(const Event& e) {
   const CallRecord* sent = nullptr;
   if (world_.prng().chance(plan_.fail_per_mille)) {
     // no script stands for FAIL: the scripted executor fails natively too
-    sent = &call(w.name, argv_.clear().add("EMQ.FAIL").add(queue).add(id).add(h->token).add("worker reported failure"));
+    sent = &call(w.name, argv_.clear().add("EMQ.FAIL").add(queue).add(id).add(h->token).add(plan_.odd_calls > 0 ? odd_text(id, "worker reported failure") : "worker reported failure"));
   } else if (w.scripted) {
     const QueueKeys keys(queue);
     script_argv(ExecutorScript::complete, 3).add(keys.active()).add(keys.done()).add(keys.row(id));
@@ -510,7 +565,11 @@ void Runner::on_finish(const Event& e) {
     sent = &call_script(w.name, ExecutorScript::complete);
   } else {
     argv_.clear().add("EMQ.COMPLETE").add(queue).add(id).add(h->token);
-    if (plan_.odd_calls == 0 || h->token % 2 == 1) argv_.add("ok");  // a sloppy fleet: no result
+    if (plan_.odd_calls == 0) {
+      argv_.add("ok");
+    } else if (h->token % 2 == 1) {  // a sloppy fleet: no result, or an empty or binary one
+      argv_.add(odd_text(id, "ok"));
+    }
     sent = &call(w.name, argv_);
   }
   const CallRecord& rec = *sent;
@@ -556,6 +615,8 @@ void Runner::on_odd() {
   t.id = "j" + std::to_string(job);
   t.lease_ms = plan_.lease_ms;
   t.max_stalled = plan_.max_stalled;
+  t.server_ms = world_.server_ms();
+  t.run_id = world_.run_ids()[static_cast<std::size_t>(world_.incarnation())];
   bool wrong = false;
   if (const Keyspace::Hash* row = world_.data().hash_at(QueueKeys(t.queue).row(t.id), wrong)) {
     const std::string* attempts = Keyspace::hash_field(*row, "attempts");
@@ -563,6 +624,23 @@ void Runner::on_odd() {
     t.attempts = attempts ? parse_int64(*attempts).value_or(0) : 0;
     t.active = state && *state == "active";
     t.exists = true;
+  }
+  // one odd call in twenty sets up a corrupt row, a key of the wrong type or a pending
+  // list of ghosts on a queue of its own (a setup costs up to a hundred calls: rarer)
+  if (world_.prng().chance(50)) {
+    // a setup call refused (no module, a replica) or an ADD that added nothing ends it:
+    // what follows would meet keys the setup did not make
+    const auto calls = draw_odd_corruption(world_.prng(), t);
+    for (const auto& c : calls) {
+      argv_.clear();
+      for (const std::string& arg : c) argv_.add(arg);
+      const Reply& reply = call("x", argv_).reply;
+      if (calls.size() > 100 && c[0] == "EMQ.CLAIM" && reply.kind() == Reply::Kind::array) {
+        saw("claim-met-over-100-ghosts");
+      }
+      if (reply.is_error() || (c[0] == "EMQ.ADD" && !(reply.kind() == Reply::Kind::integer && reply.as_integer() == 1))) break;
+    }
+    return;
   }
   argv_.clear();
   for (const std::string& arg : draw_odd_call(world_.prng(), t)) argv_.add(arg);
@@ -809,7 +887,10 @@ const std::vector<std::string>& situation_names() {
       "unstamped-row-swept",         "reload-kept-epoch",    "several-queues",
       "other-queue-expired-at-sweep", "odd-call-refused",    "odd-call-read",
       "add-of-an-existing-id",       "add-without-maxfailures", "complete-without-result",
-      "claim-over-100-pending",      "sweep-over-100-expired"};
+      "claim-over-100-pending",      "sweep-over-100-expired", "claimed-empty-payload",
+      "claimed-binary-payload",      "finished-with-empty-text", "finished-with-binary-text",
+      "extends-repeated-live-pair",  "claim-deadline-one-past-bound", "corrupt-row-refused",
+      "wrong-type-refused",          "claim-met-over-100-ghosts"};
   return names;
 }
 

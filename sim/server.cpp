@@ -118,7 +118,10 @@ Reply unknown_command(Args argv) {
 Reply SimServer::call(Args argv) {
   if (argv.empty()) return unknown_command(argv);
   if (incarnation_.module_loaded) {
-    if (const CommandSpec* spec = find_command(argv[0])) return execute(*this, *spec, argv);
+    if (const CommandSpec* spec = find_command(argv[0])) {
+      begin_call();
+      return execute(*this, *spec, argv);
+    }
   }
   if (Scripting::handles(argv[0])) {
     return *scripting_.call(argv, [this](Args command) {
@@ -230,6 +233,7 @@ Status SimServer::may_write(std::string_view key) {
 }
 
 // ---- Writer: applied in place (the keyspace's journal, when it has one, sees each write).
+// A write to a key that holds another type is dropped by the keyspace (Keyspace::slot).
 
 void SimServer::hset(std::string_view key, std::span<const FieldRef> fields) {
   ++writes_;

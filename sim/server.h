@@ -58,6 +58,9 @@ class SimServer final : public Host, private Writer {
   void rebind(Keyspace& data) { data_ = &data; }
 
   void set_now_ms(std::int64_t now_ms) { now_ms_ = now_ms; }
+  // A verb call starts: its first clock read is now_ms_ again (see now_ms()). call() does
+  // it; a caller that runs a verb on this host itself (core/tests) does it first.
+  void begin_call() { clock_reads_ = 0; }
   std::int64_t server_now_ms() const { return now_ms_; }
   void set_role(Role role) { role_ = role; }
   Role role() const { return role_; }
@@ -89,7 +92,11 @@ class SimServer final : public Host, private Writer {
                                                     std::size_t limit) override;
   Outcome<std::vector<std::string>> zrange_by_rank(std::string_view key, std::int64_t start,
                                                   std::int64_t stop) override;
-  Outcome<std::int64_t> now_ms() override { return now_ms_; }
+  // The server's clock moves while a call runs (the module reads the wall clock each time,
+  // RedisModule_Milliseconds); here it is fixed per call, so a core that read it twice in
+  // one call (EMQ §4: one `now` for the call) would pass every run. Every read after a
+  // call's first is one ms later: a correct verb reads it once and sees no difference.
+  Outcome<std::int64_t> now_ms() override { return now_ms_ + (clock_reads_++ > 0 ? 1 : 0); }
   const Epoch& epoch() const override { return incarnation_.epoch; }
   Status fence() override;
   Status may_write(std::string_view key) override;
@@ -105,6 +112,7 @@ class SimServer final : public Host, private Writer {
   Keyspace* data_;
   Incarnation incarnation_;
   std::int64_t now_ms_ = 0;
+  std::int64_t clock_reads_ = 0;  // now_ms() reads in the current call
   Role role_ = Role::primary;
   std::function<bool(std::string_view)> write_denied_;
   std::int64_t writes_ = 0;

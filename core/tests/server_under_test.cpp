@@ -184,6 +184,7 @@ Reply ServerUnderTest::core_call(const std::vector<std::string>& argv) {
   EXPECT_NE(spec, nullptr) << v.at(0) << " is not in the command table";
   if (!spec) return Err("not an EMQ verb");
   tracer.reset();  // logs and the two-pass check are per call
+  server.begin_call();
   return execute(tracer, *spec, v);
 }
 

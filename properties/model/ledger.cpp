@@ -178,12 +178,17 @@ bool Ledger::decode(const CallRecord& c, Verb verb, Event& e) {
   };
   switch (verb) {
     case Verb::del:
+      // DEL takes any number of keys: each row among them is a ghost
+      for (std::size_t i = 1; i < c.argv.size(); ++i) {
+        if (const auto row = parse_row_key(c.argv[i])) add(row->queue, row->id);
+      }
+      break;
     case Verb::hset: {
       // an HSET answering 0 wrote no new field: the ledger has always let it be
-      if (verb == Verb::hset && integer(0)) break;
+      if (integer(0)) break;
       const auto row = parse_row_key(c.argv[1]);
       if (!row) break;
-      bool group = verb == Verb::del;
+      bool group = false;
       for (std::size_t i = 2; !group && i < c.argv.size(); i += 2) group = c.argv[i] == "group";
       if (group) add(row->queue, row->id);
       break;
