@@ -341,13 +341,17 @@ void Ledger::model(const Event& e, std::uint32_t i) {
     case Verb::add:
       adopt(item.key, JobState::pending).max_failures = e.arg;
       break;
-    case Verb::claim: {
+    case Verb::claim:
+    case Verb::script_claim: {
+      // claim.lua grants a lease like CLAIM's, but the row's lease_epoch stays whatever it was
+      const bool scripted = e.verb == Verb::script_claim;
       JobTruth& job = adopt(item.key, JobState::pending);
       move(job, JobState::active, e.call);
       job.token = item.token;
       job.holder = actors_[e.extra];
-      stamp(job, true);
-      job.granted = job.stamp;
+      job.granted = LeaseStamp{e.at.incarnation, e.at.true_ms, e.at.server_ms, e.call, true, scripted};
+      job.deadline_server_ms = e.at.server_ms + e.arg;
+      if (!scripted) job.stamp = job.granted;
       break;
     }
     case Verb::extend:
@@ -355,6 +359,7 @@ void Ledger::model(const Event& e, std::uint32_t i) {
       stamp(adopt(item.key, JobState::active), false);
       break;
     case Verb::complete:
+    case Verb::script_complete:
       move(adopt(item.key, JobState::active), JobState::done, e.call);
       break;
     case Verb::fail: {
@@ -370,21 +375,8 @@ void Ledger::model(const Event& e, std::uint32_t i) {
       move(job, i - e.begin < e.extra ? JobState::pending : JobState::dead, e.call);
       break;
     }
-    case Verb::script_claim: {
-      // a lease like CLAIM's, but the row's lease_epoch stays whatever it was
-      JobTruth& job = adopt(item.key, JobState::pending);
-      move(job, JobState::active, e.call);
-      job.token = item.token;
-      job.holder = actors_[e.extra];
-      job.granted = LeaseStamp{e.at.incarnation, e.at.true_ms, e.at.server_ms, e.call, true, true};
-      job.deadline_server_ms = e.at.server_ms + e.arg;
-      break;
-    }
     case Verb::script_extend:
       adopt(item.key, JobState::active).deadline_server_ms = e.at.server_ms + e.arg;
-      break;
-    case Verb::script_complete:
-      move(adopt(item.key, JobState::active), JobState::done, e.call);
       break;
     case Verb::script:
     case Verb::other:
