@@ -243,6 +243,11 @@ class Runner {
   void on_liveness();
   bool drained() const;
 
+  // A run with an odd client (RunPlan::odd_calls) has a sloppy fleet too: its own calls
+  // spelt otherwise (MAXFAILURES left out, lower-case count/limit, COMPLETE without a
+  // result) and its payloads and texts sometimes empty or binary.
+  bool sloppy() const { return plan_.odd_calls > 0; }
+
   const RunPlan& plan_;
   const RunOptions& options_;
   World world_;
@@ -421,14 +426,14 @@ void Runner::look_after_call(const CallRecord& rec) {
 
 void Runner::on_add(const Event& e) {
   argv_.clear().add("EMQ.ADD").add(queue_of_job(e.actor)).add("j", e.actor);
-  if (plan_.odd_calls > 0 && e.actor % 5 == 1) {
+  if (sloppy() && e.actor % 5 == 1) {
     argv_.add("");  // a sloppy fleet: a payload of 0 bytes
-  } else if (plan_.odd_calls > 0 && e.actor % 5 == 3) {
+  } else if (sloppy() && e.actor % 5 == 3) {
     argv_.add(binary_payload);
   } else {
     argv_.add("payload-", e.actor);
   }
-  if (plan_.odd_calls == 0 || e.actor % 3 == 0) {
+  if (!sloppy() || e.actor % 3 == 0) {
     argv_.add("MAXFAILURES").add(std::int64_t{plan_.max_failures_of(e.actor)});
   } else if (e.actor % 3 == 2) {  // a sloppy fleet: the keyword in lower case, or left out (3)
     argv_.add("maxfailures").add(std::int64_t{plan_.max_failures_of(e.actor)});
@@ -459,7 +464,7 @@ void Runner::on_claim(const Event& e) {
     sent = &call_script(w.name, ExecutorScript::claim);
   } else {
     // a sloppy fleet spells the option in lower case on odd workers
-    const bool lower = plan_.odd_calls > 0 && wi % 2 == 1;
+    const bool lower = sloppy() && wi % 2 == 1;
     sent = &call(w.name, argv_.clear().add("EMQ.CLAIM").add(queue).add(plan_.lease_ms).add(lower ? "count" : "COUNT").add(count));
   }
   const CallRecord& rec = *sent;
@@ -505,7 +510,7 @@ void Runner::on_extend_all(const Event& e) {
     argv_.clear().add("EMQ.EXTENDS").add(queue_name(qi)).add(plan_.lease_ms);
     for (const auto& h : sent) argv_.add(h.id).add(h.token);
     // a sloppy fleet names its first lease twice: both pairs are live, both answer 1
-    if (plan_.odd_calls > 0) argv_.add(sent[0].id).add(sent[0].token);
+    if (sloppy()) argv_.add(sent[0].id).add(sent[0].token);
     const CallRecord& rec = call(w.name, argv_);
     if (rec.lost) {
       maybe_resend(e.actor, argv_.views());
@@ -557,7 +562,7 @@ void Runner::on_finish(const Event& e) {
   const CallRecord* sent = nullptr;
   if (world_.prng().chance(plan_.fail_per_mille)) {
     // no script stands for FAIL: the scripted executor fails natively too
-    sent = &call(w.name, argv_.clear().add("EMQ.FAIL").add(queue).add(id).add(h->token).add(plan_.odd_calls > 0 ? odd_text(id, "worker reported failure") : "worker reported failure"));
+    sent = &call(w.name, argv_.clear().add("EMQ.FAIL").add(queue).add(id).add(h->token).add(sloppy() ? odd_text(id, "worker reported failure") : "worker reported failure"));
   } else if (w.scripted) {
     const QueueKeys keys(queue);
     script_argv(ExecutorScript::complete, 3).add(keys.active()).add(keys.done()).add(keys.row(id));
@@ -565,7 +570,7 @@ void Runner::on_finish(const Event& e) {
     sent = &call_script(w.name, ExecutorScript::complete);
   } else {
     argv_.clear().add("EMQ.COMPLETE").add(queue).add(id).add(h->token);
-    if (plan_.odd_calls == 0) {
+    if (!sloppy()) {
       argv_.add("ok");
     } else if (h->token % 2 == 1) {  // a sloppy fleet: no result, or an empty or binary one
       argv_.add(odd_text(id, "ok"));
@@ -600,7 +605,7 @@ void Runner::on_sweep() {
     // Not in the liveness phase: lane rows stay in active (swept elsewhere, EMQ §5), lowest
     // deadlines first, so a LIMIT at or below their number would starve the sweep forever.
     if (plan_.sweep_limit > 0 && !liveness_) {
-      argv_.add(plan_.odd_calls > 0 ? "limit" : "LIMIT").add(std::int64_t{plan_.sweep_limit});
+      argv_.add(sloppy() ? "limit" : "LIMIT").add(std::int64_t{plan_.sweep_limit});
     }
     call("s", argv_);
   }
