@@ -377,7 +377,7 @@ void Runner::look_after_call(const CallRecord& rec) {
     if (rec.reply.is_error()) saw("odd-call-refused");
     const bool read = equals_ignore_case(rec.argv[0], "EMQ.STATS") || equals_ignore_case(rec.argv[0], "EMQ.JOB");
     if (read && rec.reply.kind() == Reply::Kind::array) saw("odd-call-read");
-    const std::string& text = rec.reply.is_error() ? rec.reply.text() : std::string();
+    const std::string_view text = rec.reply.is_error() ? std::string_view(rec.reply.text()) : std::string_view();
     if (text.starts_with("ERR EMQ corrupt job row")) saw("corrupt-row-refused");
     if (text.starts_with("WRONGTYPE") && rec.argv[0].starts_with("EMQ.")) saw("wrong-type-refused");
   }
@@ -739,17 +739,18 @@ void Runner::on_liveness() {
 // what the server should hold is the checker's to judge (properties/model/).
 template <class F>
 void each_held(const World& world, const RunPlan& plan, F&& each) {
-  constexpr std::array<JobState, 4> states{JobState::pending, JobState::active, JobState::done, JobState::dead};
   for (int qi = 0; qi < std::max(plan.queues, 1); ++qi) {
     const QueueKeys keys(plan.queue_name(qi));
-    const std::array<std::string_view, 4> sets{keys.pending(), keys.active(), keys.done(), keys.dead()};
+    // in all_job_states' order: pending, active, done, dead
+    const std::array<std::string_view, all_job_states.size()> sets{keys.pending(), keys.active(), keys.done(),
+                                                                   keys.dead()};
     for (std::size_t s = 0; s < sets.size(); ++s) {
       bool wrong = false;
       const Keyspace::Zset* set = world.data().zset_at(sets[s], wrong);
       if (!set) continue;
       for (const auto& [score, id] : set->order) {
         const Keyspace::Hash* row = world.data().hash_at(keys.row_name(id).view(), wrong);
-        if (row && !each(states[s], std::string_view(id), *row)) return;
+        if (row && !each(all_job_states[s], std::string_view(id), *row)) return;
       }
     }
   }

@@ -126,21 +126,17 @@ JobTruth& Ledger::adopt(std::uint32_t key, JobState state) {
     job.state = state;
     // a job moves a few times in a run: one allocation instead of growing 1, 2, 4
     job.transitions.reserve(4);
-    open_ += is_open(job);
   }
   return slot.job;
 }
 
 void Ledger::move(JobTruth& job, JobState to, std::int64_t call) {
-  const bool was_open = is_open(job);
   job.transitions.push_back({job.state, to, call});
   job.state = to;
-  open_ += static_cast<int>(is_open(job)) - static_cast<int>(was_open);
 }
 
 void Ledger::forget(std::uint32_t key) {
   Slot& slot = slots_[key];
-  open_ -= is_open(slot.job);
   order_.erase(order_at(key));
   slot.held = false;
   slot.job = JobTruth();
@@ -333,10 +329,7 @@ void Ledger::model(const Event& e, std::uint32_t i) {
       break;
     }
     case Verb::hset:
-      if (Slot& slot = slots_[item.key]; slot.held) {
-        open_ -= is_open(slot.job);
-        slot.job.lane = true;
-      }
+      if (Slot& slot = slots_[item.key]; slot.held) slot.job.lane = true;
       break;
     case Verb::add:
       adopt(item.key, JobState::pending).max_failures = e.arg;

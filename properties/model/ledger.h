@@ -165,9 +165,6 @@ class Ledger {
   Jobs jobs() const { return Jobs(slots_.data(), &order_); }
   // Valid until the ledger next changes.
   const JobTruth* job(std::string_view queue, std::string_view id) const;
-  // Jobs neither done nor dead, lane rows aside: what the liveness phase waits for. Kept
-  // as a count so the driver need not scan every job after every event.
-  std::int64_t open_jobs() const { return open_; }
   // Ids whose row a plain DEL removed while the id may still sit in a set: ghosts, which
   // CLAIM and the sweep remove (EMQ §4, §5).
   const std::set<Key, KeyLess>& ghosts() const { return ghosts_; }
@@ -236,12 +233,8 @@ class Ledger {
   void forget(std::uint32_t key);  // the ledger no longer holds the key's job
   // Where `key` is or would go in order_.
   std::vector<std::uint32_t>::iterator order_at(std::uint32_t key);
-  static bool is_open(const JobTruth& job) {
-    return !job.lane && job.state != JobState::done && job.state != JobState::dead;
-  }
 
   std::vector<std::uint32_t> order_;  // the key numbers of the held jobs, in key order
-  std::int64_t open_ = 0;  // jobs for which is_open()
   std::set<Key, KeyLess> ghosts_;
   // key -> key number, by open addressing: each cell is a key number + 1, or 0 when
   // empty; a power of two in size, at most half full. A node-based map cost an

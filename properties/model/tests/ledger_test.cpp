@@ -117,15 +117,6 @@ std::vector<Call> calls(std::uint64_t seed, int count) {
   return out;
 }
 
-// What open_jobs() counts, the slow way.
-std::int64_t open_by_scan(const Ledger& ledger) {
-  std::int64_t open = 0;
-  for (const auto& [key, job] : ledger.jobs()) {
-    open += !job.lane && job.state != JobState::done && job.state != JobState::dead;
-  }
-  return open;
-}
-
 TEST(Ledger, truncate_leaves_the_model_of_the_kept_calls) {
   for (std::uint64_t seed = 1; seed <= 30; ++seed) {
     const auto all = calls(seed, 120);
@@ -141,8 +132,6 @@ TEST(Ledger, truncate_leaves_the_model_of_the_kept_calls) {
       truncated.truncate(cut);
       ASSERT_EQ(truncated.jobs(), prefix.jobs()) << "seed " << seed << " cut " << cut;
       ASSERT_EQ(truncated.ghosts(), prefix.ghosts()) << "seed " << seed << " cut " << cut;
-      ASSERT_EQ(truncated.open_jobs(), open_by_scan(truncated)) << "seed " << seed << " cut " << cut;
-      ASSERT_EQ(prefix.open_jobs(), open_by_scan(prefix)) << "seed " << seed << " cut " << cut;
       // and it goes on as if nothing had been lost
       for (const auto& c : calls(seed + 100, 40)) {
         CallRecord later = c->rec;
@@ -152,8 +141,6 @@ TEST(Ledger, truncate_leaves_the_model_of_the_kept_calls) {
       }
       ASSERT_EQ(truncated.jobs(), prefix.jobs()) << "seed " << seed << " cut " << cut;
       ASSERT_EQ(truncated.ghosts(), prefix.ghosts()) << "seed " << seed << " cut " << cut;
-      ASSERT_EQ(truncated.open_jobs(), open_by_scan(truncated)) << "seed " << seed << " cut " << cut;
-      ASSERT_EQ(prefix.open_jobs(), open_by_scan(prefix)) << "seed " << seed << " cut " << cut;
     }
   }
 }
