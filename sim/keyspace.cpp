@@ -135,11 +135,11 @@ std::int64_t Keyspace::hset_in(std::string_view key, Hash& h, std::string_view f
                                std::string_view value) {
   for (std::size_t i = 0; i < h.size(); ++i) {
     if (!StringEqual{}(h[i].first, field)) continue;  // inline: no libc memcmp per field
-    if (journal_) journal_->field(key, field, &h[i].second, i);
+    if (journal_) journal_->field(key, field, &h[i].second, i, &value);
     h[i].second = value;
     return 0;
   }
-  if (journal_) journal_->field(key, field, nullptr, h.size());
+  if (journal_) journal_->field(key, field, nullptr, h.size(), &value);
   // A job row gets five fields at once and up to ten over its life; growing one field at a
   // time would move the row's strings three times before it is whole.
   if (h.empty()) h.reserve(hash_fields_reserved);
@@ -153,7 +153,7 @@ std::int64_t Keyspace::hdel(std::string_view key, std::string_view field) {
   Hash& h = std::get<Hash>(*v);
   auto it = std::find_if(h.begin(), h.end(), [&](const auto& fv) { return StringEqual{}(fv.first, field); });
   if (it == h.end()) return 0;
-  if (journal_) journal_->field(key, field, &it->second, static_cast<std::size_t>(it - h.begin()));
+  if (journal_) journal_->field(key, field, &it->second, static_cast<std::size_t>(it - h.begin()), nullptr);
   h.erase(it);
   if (h.empty()) data_.erase(data_.find(key));
   return 1;
@@ -166,7 +166,7 @@ std::int64_t Keyspace::zadd(std::string_view key, double score, std::string_view
   // One probe finds or adds the member; the journal copies only the old score, so it may
   // hear of the write after the member's slot exists.
   auto [it, added] = z.scores.try_emplace(member);
-  if (journal_) journal_->member(key, member, added ? nullptr : &it->second);
+  if (journal_) journal_->member(key, member, added ? nullptr : &it->second, &score);
   if (added) {
     it->second = score;
     z.order.insert(score, member);
@@ -186,7 +186,7 @@ std::int64_t Keyspace::zrem(std::string_view key, std::string_view member) {
   Zset& z = **box;
   auto* it = z.scores.find(member);
   if (!it) return 0;
-  if (journal_) journal_->member(key, member, &it->second);
+  if (journal_) journal_->member(key, member, &it->second, nullptr);
   z.order.erase(it->second, member);
   z.scores.erase(it);
   if (z.scores.empty()) data_.erase(data_.find(key));
@@ -194,7 +194,7 @@ std::int64_t Keyspace::zrem(std::string_view key, std::string_view member) {
 }
 
 std::int64_t Keyspace::incr(std::string_view key) {
-  if (journal_) journal_->whole(key, find(key));
+  if (journal_) journal_->whole(key, find(key), UndoLog::WholeOp::incr);
   std::string* text = slot<std::string>(key);
   if (!text) return 0;
   std::string& s = *text;
@@ -205,7 +205,7 @@ std::int64_t Keyspace::incr(std::string_view key) {
 
 void Keyspace::set(std::string_view key, std::string_view value) {
   Value* v = find_mut(key);
-  if (journal_) journal_->whole(key, v);
+  if (journal_) journal_->whole(key, v, UndoLog::WholeOp::set, value);
   if (v) {
     *v = std::string(value);
   } else {
@@ -216,7 +216,7 @@ void Keyspace::set(std::string_view key, std::string_view value) {
 std::int64_t Keyspace::del(std::string_view key) {
   auto* e = data_.find(key);
   if (!e) return 0;
-  if (journal_) journal_->whole(key, &e->second);
+  if (journal_) journal_->whole(key, &e->second, UndoLog::WholeOp::del);
   data_.erase(e);
   return 1;
 }

@@ -70,25 +70,41 @@ inline UndoLog::Entry& UndoLog::start(Entry::Kind kind, std::string_view key,
 }
 
 void UndoLog::field(std::string_view key, std::string_view field, const std::string* old,
-                    std::size_t index) {
+                    std::size_t index, const std::string_view* now) {
   Entry& e = start(Entry::Kind::field, key, field);
   if (old) {
     e.existed = true;
     e.index = static_cast<std::uint32_t>(index);
     e.value = keep(*old);
   }
+  if (keep_new_) {
+    e.kept_new = true;
+    e.removed = now == nullptr;
+    e.now = now ? keep(*now) : Span{};
+  }
 }
 
-void UndoLog::member(std::string_view key, std::string_view member, const double* old_score) {
+void UndoLog::member(std::string_view key, std::string_view member, const double* old_score,
+                     const double* now) {
   Entry& e = start(Entry::Kind::member, key, member);
   if (old_score) {
     e.existed = true;
     e.score = *old_score;
   }
+  if (keep_new_) {
+    e.kept_new = true;
+    e.removed = now == nullptr;
+    e.new_score = now ? *now : 0;
+  }
 }
 
-void UndoLog::whole(std::string_view key, const Keyspace::Value* old) {
+void UndoLog::whole(std::string_view key, const Keyspace::Value* old, WholeOp op, std::string_view now) {
   Entry& e = start(Entry::Kind::key, key, {});
+  if (keep_new_) {
+    e.kept_new = true;
+    e.op = op;
+    e.now = op == WholeOp::set ? keep(now) : Span{};
+  }
   e.existed = old != nullptr;
   e.whole = static_cast<std::int32_t>(wholes_.size());
   if (old) {
@@ -193,7 +209,8 @@ void UndoLog::compact() {
     e.begin = static_cast<std::uint32_t>(bytes.size());
     e.key = move_span(e.key);
     e.name = move_span(e.name);
-    e.value = move_span(e.value);
+    if (e.kind == Entry::Kind::field) e.value = move_span(e.value);
+    if (e.kind != Entry::Kind::member) e.now = move_span(e.now);
     if (e.kind == Entry::Kind::key) {
       const auto old = static_cast<std::size_t>(e.whole);
       e.whole = static_cast<std::int32_t>(wholes.size());
@@ -206,6 +223,35 @@ void UndoLog::compact() {
   bytes_ = std::move(bytes);
   entries_ = std::move(entries);
   wholes_ = std::move(wholes);
+}
+
+bool UndoLog::same_writes_since(std::int64_t from, const UndoLog& other, std::int64_t other_from) const {
+  if (from < oldest() || from > position() || other_from < other.oldest() || other_from > other.position()) {
+    return false;
+  }
+  if (position() - from != other.position() - other_from) return false;
+  auto i = static_cast<std::size_t>(from - base_);
+  auto j = static_cast<std::size_t>(other_from - other.base_);
+  for (; i < entries_.size(); ++i, ++j) {
+    const Entry& a = entries_[i];
+    const Entry& b = other.entries_[j];
+    if (!a.kept_new || !b.kept_new || a.kind != b.kind || a.removed != b.removed) return false;
+    if (!StringEqual{}(view(a.key), other.view(b.key)) || !StringEqual{}(view(a.name), other.view(b.name))) {
+      return false;
+    }
+    switch (a.kind) {
+      case Entry::Kind::field:
+        if (!StringEqual{}(view(a.now), other.view(b.now))) return false;
+        break;
+      case Entry::Kind::member:  // bit for bit: 0 and -0 are told apart, as the keyspace would print them
+        if (std::memcmp(&a.new_score, &b.new_score, sizeof a.new_score) != 0) return false;
+        break;
+      case Entry::Kind::key:
+        if (a.op != b.op || !StringEqual{}(view(a.now), other.view(b.now))) return false;
+        break;
+    }
+  }
+  return true;
 }
 
 void UndoLog::clear() {

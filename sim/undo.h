@@ -30,12 +30,30 @@ class UndoLog {
   UndoLog();
 
   // ---- told by the keyspace (Keyspace::set_journal) before a write changes anything
-  // A hash field written or deleted: its old value (null: the field is new) and index.
-  void field(std::string_view key, std::string_view field, const std::string* old, std::size_t index);
-  // A zset member added, re-scored or removed: its old score (null: the member is new).
-  void member(std::string_view key, std::string_view member, const double* old_score);
-  // A whole key written (INCR, SET) or deleted: its old value (null: the key is new).
-  void whole(std::string_view key, const Keyspace::Value* old);
+  // A hash field written (its new value `now`) or deleted (`now` null): its old value
+  // (null: the field is new) and index.
+  void field(std::string_view key, std::string_view field, const std::string* old, std::size_t index,
+             const std::string_view* now);
+  // A zset member added or re-scored (its new score `now`) or removed (`now` null): its old
+  // score (null: the member is new).
+  void member(std::string_view key, std::string_view member, const double* old_score, const double* now);
+  // A whole key written or deleted, by `op`: its old value (null: the key is new); SET's
+  // new value `now`.
+  enum class WholeOp : std::uint8_t { incr, set, del };
+  void whole(std::string_view key, const Keyspace::Value* old, WholeOp op, std::string_view now = {});
+
+  // ---- what the writes made, for a comparison of two keyspaces (the invariant checker's
+  // verb.model): while on, each entry also keeps what its write made (the field's new
+  // value or its deletion, the member's new score or its removal, which whole-key
+  // operation and SET's value). Off by default: a world nobody compares pays nothing.
+  void keep_new_values(bool on) { keep_new_ = on; }
+  bool keeps_new_values() const { return keep_new_; }
+  // Whether the entries after `from` here and after `other_from` in `other` are the same
+  // writes: as many, each of the same kind on the same key and name making the same thing
+  // (both logs kept new values for all of them). Two keyspaces that were equal at those
+  // positions are then equal again: the same writes applied to the same values (INCR
+  // included) give the same values. False when either log cannot tell.
+  bool same_writes_since(std::int64_t from, const UndoLog& other, std::int64_t other_from) const;
 
   std::int64_t position() const { return base_ + static_cast<std::int64_t>(entries_.size()); }
   // The oldest position rewind() may still go back to.
@@ -75,11 +93,25 @@ class UndoLog {
     enum class Kind : std::uint8_t { field, member, key };
     Kind kind = Kind::field;
     bool existed = false;   // the field, member or key was there before the write
+    // What the write made (keep_new_values): kept; the field or member deleted; which
+    // whole-key operation (a WholeOp).
+    bool kept_new = false, removed = false;
+    WholeOp op = WholeOp::incr;
     std::uint32_t begin = 0;  // bytes_ held before this entry (its own bytes start here)
-    Span key, name, value;    // name: field or member; value: the field's old value
+    Span key, name;           // name: field or member
+    // What each kind keeps in the same bytes: a field its old value and its new one; a
+    // member its old score and its new one; a key SET's new value.
+    union {
+      Span value;             // field: its old value
+      double new_score;       // member: its new score
+    };
+    union {
+      double score = 0;       // member: its old score
+      Span now;               // field, key (SET): the new value
+    };
     std::uint32_t index = 0;  // field: its position in the hash
-    double score = 0;         // member: its old score
     std::int32_t whole = -1;  // key: index of the old value in wholes_
+    Entry() : value{} {}
   };
 
   Span keep(std::string_view bytes);
@@ -111,6 +143,7 @@ class UndoLog {
   std::vector<std::optional<Keyspace::Value>> wholes_;  // old values of whole keys
   std::size_t head_ = 0;     // entries_[0, head_) are forgotten
   std::int64_t base_ = 0;    // the position of entries_[0]
+  bool keep_new_ = false;    // keep_new_values
 };
 
 }  // namespace trafikey::sim

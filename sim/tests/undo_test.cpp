@@ -40,6 +40,8 @@ WriteOp random_op(Prng& prng) {
 
 TEST(UndoLog, rewinding_gives_back_the_keyspace_of_every_earlier_position) {
   for (std::uint64_t seed = 1; seed <= 40; ++seed) {
+    // half the seeds with the new values kept too (the checker's logs): the same rewinds
+    const bool keep_new = seed % 2 == 0;
     Prng prng(seed);
     std::vector<WriteOp> ops;
     for (int i = 0; i < 300; ++i) ops.push_back(random_op(prng));
@@ -52,6 +54,7 @@ TEST(UndoLog, rewinding_gives_back_the_keyspace_of_every_earlier_position) {
     }
     Keyspace live;
     UndoLog undo;
+    undo.keep_new_values(keep_new);
     std::vector<std::int64_t> at{0};  // the log's position after each prefix
     while (at.size() <= ops.size()) {
       const std::size_t ahead = std::min(ops.size(), at.size() - 1 + static_cast<std::size_t>(prng.between(1, 60)));
@@ -92,12 +95,15 @@ TEST(UndoLog, a_deleted_field_goes_back_to_its_place) {
   EXPECT_EQ(std::get<Keyspace::Hash>(*data.find("h")), before);  // insertion order: a b c
 }
 
-TEST(UndoLog, forgetting_keeps_later_rewinds_exact_across_compaction) {
+class Forgetting : public testing::TestWithParam<bool> {};
+
+TEST_P(Forgetting, keeps_later_rewinds_exact_across_compaction) {
   Prng prng(7);
   std::vector<WriteOp> ops;
   for (int i = 0; i < 20000; ++i) ops.push_back(random_op(prng));
   Keyspace live;
   UndoLog undo;
+  undo.keep_new_values(GetParam());  // compaction moves the new values' bytes too
   std::vector<std::int64_t> at{0};  // position after each prefix
   for (std::size_t i = 0; i < ops.size(); ++i) {
     write(live, undo, ops[i]);
@@ -114,6 +120,87 @@ TEST(UndoLog, forgetting_keeps_later_rewinds_exact_across_compaction) {
   undo.rewind(live, at[k]);
   EXPECT_EQ(live.dump(), expected.dump());
   EXPECT_EQ(undo.position(), at[k]);
+}
+
+INSTANTIATE_TEST_SUITE_P(UndoLog, Forgetting, testing::Bool(),
+                         [](const auto& info) { return info.param ? "new_values_kept" : "old_values_only"; });
+
+// Two keyspaces, equal to begin with, each journaled by a log that keeps new values.
+struct Pair {
+  Keyspace a, b;
+  UndoLog undo_a, undo_b;
+  Pair() {
+    undo_a.keep_new_values(true);
+    undo_b.keep_new_values(true);
+  }
+};
+
+// One random change to a list of writes: a value, score or name altered, two writes
+// swapped, one dropped or one repeated.
+std::vector<WriteOp> changed(Prng& prng, std::vector<WriteOp> ops) {
+  const auto i = static_cast<std::size_t>(prng.between(0, static_cast<std::int64_t>(ops.size()) - 1));
+  switch (prng.between(0, 4)) {
+    case 0: ops[i].value += "x"; ops[i].field += "y"; break;
+    case 1: ops[i].score += 1; ops[i].field += "z"; break;
+    case 2: if (i + 1 < ops.size()) std::swap(ops[i], ops[i + 1]); break;
+    case 3: ops.erase(ops.begin() + static_cast<std::ptrdiff_t>(i)); break;
+    default: ops.insert(ops.begin() + static_cast<std::ptrdiff_t>(i), ops[i]); break;
+  }
+  return ops;
+}
+
+TEST(UndoLog, two_logs_holding_the_same_writes_leave_equal_keyspaces) {
+  // The checker's shortcut (verb.model): keyspaces equal at the two positions, and the same
+  // writes since, must be equal again; and writes that differ are not taken for the same.
+  int told_same = 0, told_apart = 0;
+  for (std::uint64_t seed = 1; seed <= 300; ++seed) {
+    Prng prng(seed);
+    Pair p;
+    for (int i = 0; i < 40; ++i) {  // the same history on both sides
+      const WriteOp op = random_op(prng);
+      write(p.a, p.undo_a, op);
+      write(p.b, p.undo_b, op);
+    }
+    const std::int64_t from_a = p.undo_a.position(), from_b = p.undo_b.position();
+    std::vector<WriteOp> ops;
+    for (int i = 0; i < 1 + prng.between(0, 8); ++i) ops.push_back(random_op(prng));
+    const bool alter = prng.between(0, 1) == 1;
+    for (const auto& op : ops) write(p.a, p.undo_a, op);
+    for (const auto& op : alter ? changed(prng, ops) : ops) write(p.b, p.undo_b, op);
+    const bool same = p.undo_a.same_writes_since(from_a, p.undo_b, from_b);
+    EXPECT_EQ(same, p.undo_b.same_writes_since(from_b, p.undo_a, from_a)) << "seed " << seed;
+    if (same) {
+      ++told_same;
+      ASSERT_EQ(p.a.dump(), p.b.dump()) << "seed " << seed << ": the same writes, unequal keyspaces";
+    } else if (p.a.dump() != p.b.dump()) {
+      ++told_apart;
+    }
+    if (!alter) {
+      EXPECT_TRUE(same) << "seed " << seed << ": the same writes not told the same";
+    }
+  }
+  EXPECT_GT(told_same, 100);
+  EXPECT_GT(told_apart, 25);  // 42 with these seeds: altered writes that did change something
+}
+
+TEST(UndoLog, a_log_that_kept_no_new_values_tells_nothing) {
+  Pair p;
+  p.undo_b.keep_new_values(false);
+  const WriteOp op{WriteOp::Kind::hset, "h", "f", "v", 0};
+  write(p.a, p.undo_a, op);
+  write(p.b, p.undo_b, op);
+  EXPECT_FALSE(p.undo_a.same_writes_since(0, p.undo_b, 0));
+  // nor does a position the log does not hold
+  EXPECT_FALSE(p.undo_a.same_writes_since(0, p.undo_a, 2));
+  EXPECT_TRUE(p.undo_a.same_writes_since(1, p.undo_a, 1));  // no writes since either
+}
+
+TEST(UndoLog, incr_and_a_set_to_the_same_text_are_different_writes) {
+  Pair p;
+  write(p.a, p.undo_a, {WriteOp::Kind::incr, "n", {}, {}, 0});
+  write(p.b, p.undo_b, {WriteOp::Kind::set, "n", "1", {}, 0});
+  EXPECT_EQ(p.a.dump(), p.b.dump());  // equal here, but not for every old value
+  EXPECT_FALSE(p.undo_a.same_writes_since(0, p.undo_b, 0));
 }
 
 TEST(UndoLog, clear_starts_positions_again) {
