@@ -198,8 +198,10 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
   touched_.queues.clear();
   touched_.everything = false;
   new_queue_ = false;
-  const sim::UndoLog* journal = world.data().journal();
+  sim::UndoLog* journal = world.data().journal();
   server_from_ = journal ? journal->position() : -1;
+  // verb.model compares what the two sides' writes made first (check_model)
+  if (journal && with_model_ && !journal->keeps_new_values()) journal->keep_new_values(true);
   {  // the model runs whether or not verb.model is judged: its ledger is the ground truth
     model_from_ = model_.data().journal()->position();
     model::Context ctx;
@@ -215,24 +217,29 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
   sweep_.expired.clear();
   sweep_.rows.clear();
   sweep_.ledger.clear();
+  // The verb through the core's command table (as the server finds it), once for both
+  // halves of the judgement.
+  spec_ = argv.empty() ? nullptr : find_command(argv[0]);
   if (argv.size() < 2 || !valid_queue_name(argv[1])) return;
   if (argv[0].size() < 4 || !equals_ignore_case(argv[0].substr(0, 4), "EMQ.")) return;
   const std::string_view q = argv[1];
   // a queue first seen: its jobs (a scenario may have written some by hand) judged whole
   if (!queues_.contains(q)) {
-    queues_.emplace(q);
+    queues_.try_emplace(std::string(q), q);
     new_queue_ = true;
   }
   const auto& ledger = model_.ledger();
   auto remember = [&](std::string_view id) {
     if (const JobTruth* job = ledger.job(q, id)) before_jobs_.emplace_back(std::string(id), seen(*job));
   };
-  if (equals_ignore_case(argv[0], "EMQ.EXTEND") || equals_ignore_case(argv[0], "EMQ.COMPLETE") ||
-      equals_ignore_case(argv[0], "EMQ.FAIL")) {
+  const VerbId verb = spec_ ? spec_->id : VerbId{};
+  if (!spec_) {
+    return;
+  } else if (verb == VerbId::extend || verb == VerbId::complete || verb == VerbId::fail) {
     if (argv.size() > 2) remember(argv[2]);
-  } else if (equals_ignore_case(argv[0], "EMQ.EXTENDS")) {
+  } else if (verb == VerbId::extends) {
     for (std::size_t i = 3; i < argv.size(); i += 2) remember(argv[i]);
-  } else if (equals_ignore_case(argv[0], "EMQ.STALLED.CHECK") && world.module_loaded()) {
+  } else if (verb == VerbId::stalled_check && world.module_loaded()) {
     sweep_.queue = q;
     sweep_.max_stalled = argv.size() > 2 ? parse_int64(argv[2]).value_or(0) : 0;
     sweep_.limit = 1000;
@@ -266,10 +273,11 @@ void Checker::after_call(const World& world, const CallRecord& call) {
   current_ = &call;
   // The model's ledger takes the call in first, as the model answered it: every judgement
   // below reads the jobs as they stand after it.
-  model_.settle(call, expect_);
-  // The verb through the core's command table (as the server and the ledger find it), not
-  // an upper-cased copy compared with each name.
-  const CommandSpec* spec = call.argv.empty() ? nullptr : find_command(call.argv[0]);
+  accepted_ = expect_.accepts(call.reply);
+  model_.settle(call, expect_, accepted_);
+  // The verb as before_call found it in the core's command table (as the server and the
+  // ledger find it), not an upper-cased copy compared with each name.
+  const CommandSpec* spec = spec_;
   const auto is = [&](VerbId id) { return spec && spec->id == id; };
   const auto verb = [&] { return spec ? std::string(spec->name) : upper(call.argv.empty() ? "" : call.argv[0]); };
   const Reply& r = call.reply;
@@ -345,8 +353,8 @@ void Checker::collect_touched(const World& world, const CallRecord& call) {
   // every word of them, as this once took, was many more lookups, none of them a job that
   // could have changed).
   model_.ledger().each_moved(call.index, touch);
-  // What the server wrote, from its journal; the model's writes, from its own.
-  writes_.clear();
+  // What the server wrote, from its journal (the model's writes are read by check_model,
+  // when they are not the server's).
   const sim::UndoLog* journal = world.data().journal();
   auto whole = [&](std::string_view q) { touched_.queues.push_back(q); };
   // A row's fields come one entry each, one after another: its job is touched once.
@@ -354,7 +362,6 @@ void Checker::collect_touched(const World& world, const CallRecord& call) {
   const bool told = journal && journal->each_since(server_from_, [&](sim::UndoLog::Wrote wrote,
                                                                       std::string_view key,
                                                                       std::string_view name) {
-    if (with_model_) writes_.push_back({key, name, wrote});
     if (wrote == sim::UndoLog::Wrote::field) {
       if (key == last_row) return;
       last_row = key;
@@ -362,13 +369,6 @@ void Checker::collect_touched(const World& world, const CallRecord& call) {
     classify_write(wrote, key, name, touch, whole);
   });
   if (!told) touched_.everything = true;
-  server_writes_ = writes_.size();
-  if (with_model_) {
-    model_.data().journal()->each_since(model_from_, [&](sim::UndoLog::Wrote wrote, std::string_view key,
-                                                         std::string_view name) {
-      writes_.push_back({key, name, wrote});
-    });
-  }
   std::sort(ids.begin(), ids.end());
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   std::sort(touched_.queues.begin(), touched_.queues.end());
@@ -578,13 +578,14 @@ void Checker::after_start(const World& world) {
   if (whole) {
     check_model_keyspace(world, when);
     // persistence may have rolled rows back: transitions restart from what was kept
-    shadow_.clear();
+    for (auto& [name, queue] : queues_) queue.shadow.clear();
     tokens_.clear();
     for (const auto& [key, job] : model_.ledger().jobs()) {
       if (job.token > 0) tokens_.emplace(std::string(token_key(key.first, key.second)), job.token);
-      if (!queues_.contains(key.first)) continue;
-      const std::string* state = field(world.data(), QueueKeys(key.first).row(job.id), "state");
-      if (state) shadow_[key.first].emplace(job.id, *state);
+      auto known = queues_.find(key.first);
+      if (known == queues_.end()) continue;
+      const std::string* state = field(world.data(), known->second.keys.row(job.id), "state");
+      if (state) known->second.shadow.emplace(job.id, *state);
     }
     check_state(world);
   } else {
@@ -624,13 +625,14 @@ void Checker::judge_rollback(const World& world, std::string_view when) {
     } else if (auto it = tokens_.find(key); it != tokens_.end()) {
       tokens_.erase(it);
     }
-    auto known = shadow_.find(q);
-    if (known != shadow_.end()) {
-      const std::string* state = field(world.data(), QueueKeys(q).row(id), "state");
+    auto known = queues_.find(q);
+    if (known != queues_.end()) {
+      Shadow& shadow = known->second.shadow;
+      const std::string* state = field(world.data(), known->second.keys.row(id), "state");
       if (state) {
-        known->second.insert_or_assign(id, *state);
-      } else if (auto it = known->second.find(id); it != known->second.end()) {
-        known->second.erase(it);
+        shadow.insert_or_assign(id, *state);
+      } else if (auto it = shadow.find(id); it != shadow.end()) {
+        shadow.erase(it);
       }
     }
     touched_.ids.emplace_back(q, id);
@@ -677,16 +679,28 @@ void Checker::check_model(const World& world, const CallRecord& call) {
     const auto end = expect_.note.find_last_not_of("; ");
     return end == std::string::npos ? "" : " (" + expect_.note.substr(0, end + 1) + ")";
   };
-  if (!expect_.accepts(call.reply)) {
+  if (!accepted_) {
     fail("verb.model", world, head() + ", the model expected " + expect_.describe() + note());
     return;
   }
-  // Neither the model nor the server wrote: nothing to compare (the phase ends compare all).
-  if (!expect_.writes && call.writes == 0 && writes_.empty()) return;
   if (touched_.everything) {  // the server's journal could not say what it wrote
     check_model_keyspace(world, head() + ", with the writes unknown");
     return;
   }
+  // The two keyspaces were equal before the call (see below): when both sides made the
+  // same writes, in the same order (none included), they are equal after it. The common
+  // case, read from the two journals without a lookup; anything else is compared key by key.
+  const sim::UndoLog& server_journal = *world.data().journal();
+  const sim::UndoLog& model_journal = *model_.data().journal();
+  if (server_journal.same_writes_since(server_from_, model_journal, model_from_)) return;
+  // What each side wrote: the server's first, then the model's.
+  writes_.clear();
+  auto push = [&](sim::UndoLog::Wrote wrote, std::string_view key, std::string_view name) {
+    writes_.push_back({key, name, wrote});
+  };
+  server_journal.each_since(server_from_, push);
+  server_writes_ = writes_.size();
+  model_journal.each_since(model_from_, push);
   // Before the call the two keyspaces were equal (or a difference was reported: the run
   // stops at it): the first start and the phase ends compare them whole, a later start
   // what its rollback undid, and every call since each key either side wrote. So after it
@@ -785,7 +799,7 @@ void Checker::check_state(const World& world) {
   judge(id_of("queue.conserve"));
   judge(id_of("epoch.stamp"));
   judge(id_of("queue.budget"));
-  for (const auto& q : queues_) check_queue(world, q, nullptr);
+  for (auto& [q, queue] : queues_) check_queue(world, q, queue, nullptr);
 }
 
 void Checker::check_touched(const World& world) {
@@ -814,14 +828,14 @@ void Checker::check_touched(const World& world) {
     for (; i < ids.size() && ids[i].first == q; ++i) of_queue.push_back(ids[i].second);
     auto known = queues_.find(q);
     if (known == queues_.end()) continue;  // not a queue of this history's verbs
-    check_queue(world, *known, all ? nullptr : &of_queue);
+    check_queue(world, known->first, known->second, all ? nullptr : &of_queue);
   }
 }
 
-void Checker::check_queue(const World& world, const std::string& q,
+void Checker::check_queue(const World& world, std::string_view q, QueueState& queue,
                           const std::vector<std::string_view>* ids) {
   const Keyspace& data = world.data();
-  const QueueKeys keys(q);
+  const QueueKeys& keys = queue.keys;
   const std::array<std::string_view, 4> set_keys{keys.pending(), keys.active(), keys.done(),
                                                  keys.dead()};
   std::array<const Keyspace::Zset*, 4> sets{};
@@ -833,7 +847,7 @@ void Checker::check_queue(const World& world, const std::string& q,
   auto ghost = [&](std::string_view id) {
     return !ghosts.empty() && ghosts.contains(std::pair<std::string_view, std::string_view>(q, id));
   };
-  Shadow& shadow = shadow_[q];
+  Shadow& shadow = queue.shadow;
   if (!ids) {
     // every member of the four sets, then every job of the ledger: (id, set) pairs sorted
     // by id (views into the sets, which do not change while they are judged)

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "core/bytes.h"
+#include "core/commands.h"
 #include "core/invariants.h"
 #include "core/keys.h"
 #include "properties/model/model.h"
@@ -148,20 +149,29 @@ class Checker final : public sim::WorldObserver {
   void fail(std::string_view id, const sim::World& world, std::string facts);
   void check_sweep(const sim::World& world, const sim::CallRecord& call);
   void check_lease_verb(const sim::World& world, const sim::CallRecord& call);
-  void check_transitions(const sim::World& world);
   void check_epoch_load(const sim::World& world);
   // A start after a rollback: judges what rollback_ names (see after_start).
   void judge_rollback(const sim::World& world, std::string_view when);
   void check_model(const sim::World& world, const sim::CallRecord& call);
-  // What the call touched (touched_, writes_): the jobs the ledger moved (Ledger::each_moved,
-  // read from the argv and the reply) and what the journals hold.
+  // What the call touched (touched_): the jobs the ledger moved (Ledger::each_moved, read
+  // from the argv and the reply) and what the server's journal holds.
   void collect_touched(const sim::World& world, const sim::CallRecord& call);
   void check_model_keyspace(const sim::World& world, std::string_view when);
   // The per-call form of check_state: the jobs `touched_` names.
   void check_touched(const sim::World& world);
-  // check_state's judgements of one queue: of every job (ids null) or of `ids` (sorted).
-  void check_queue(const sim::World& world, const std::string& q, const std::vector<std::string_view>* ids);
   using Shadow = std::unordered_map<std::string, std::string, StringHash, StringEqual>;
+  // A queue the history's verbs have named: its key names, spelt once (a QueueKeys per
+  // call judged cost as much as the judgement of a job), and the state each job's row was
+  // last seen in, which transitions are judged against (rebuilt at every start:
+  // persistence may roll rows back). Hashed: looked up for every job a call touches.
+  struct QueueState {
+    explicit QueueState(std::string_view q) : keys(q) {}
+    QueueKeys keys;
+    Shadow shadow;
+  };
+  // check_state's judgements of one queue: of every job (ids null) or of `ids` (sorted).
+  void check_queue(const sim::World& world, std::string_view q, QueueState& queue,
+                   const std::vector<std::string_view>* ids);
   // row: the job's row on the server (null: none)
   // The fields of a row the judgements read, found in one pass over it (null: absent; all
   // null: no row). A lookup each walked the row once per field, for every job judged.
@@ -190,11 +200,8 @@ class Checker final : public sim::WorldObserver {
   std::array<std::int64_t, trafikey::invariant_ids.size()> judged_counts_{};
   mutable std::map<std::string, std::int64_t> judged_;  // judged()'s answer, built from the counts
   StateGraph graph_;
-  // The state each job's row was last seen in, per queue and id: transitions are judged
-  // against it. Rebuilt at every start (persistence may roll rows back). Hashed: it is
-  // looked up for every job a call touches and never listed.
-  std::map<std::string, Shadow, std::less<>> shadow_;
-  std::set<std::string, std::less<>> queues_;  // queues the history has touched
+  // The queues the history has touched, in name order (check_state's order).
+  std::map<std::string, QueueState, std::less<>> queues_;
   // Snapshot taken in before_call for the call being judged.
   std::vector<std::pair<std::string, JobSeen>> before_jobs_;  // lease verbs: the model's view
   // The highest token granted, by job, keyed "queue\0id": one string, looked up through
@@ -221,17 +228,21 @@ class Checker final : public sim::WorldObserver {
   bool started_ = false;  // the first start judges everything
   bool whole_at_starts_ = false;
   const sim::CallRecord* current_ = nullptr;
+  const CommandSpec* spec_ = nullptr;  // the call's verb (before_call), null: not one
   // The call being judged: the journals' positions before it, and what it touched.
   std::int64_t server_from_ = -1, model_from_ = -1;
   Touched touched_;
   bool new_queue_ = false;  // the call's queue is first seen at it
-  std::vector<Write> writes_;     // the server's first, then the model's
+  // check_model's list when the two sides did not make the same writes: the server's
+  // first, then the model's
+  std::vector<Write> writes_;
   std::size_t server_writes_ = 0;  // how many of writes_ are the server's
   std::vector<std::pair<std::string_view, JobState>> members_;  // check_queue's whole-queue list
   // verb.model: the model follows the world; expect_ is its prediction for the call.
   bool with_model_ = true;
   model::Model model_;
   model::Expectation expect_;
+  bool accepted_ = false;  // expect_ accepts the server's reply to the call being judged
 };
 
 }  // namespace trafikey::properties

@@ -98,7 +98,9 @@ class Model {
   // leaves a choice, among refusals or "nothing done" answers, none of which moves a job),
   // else from the model's own first answer. So the ledger is the model's: what the
   // checker judges the server by, never what the server said unless the model agrees.
-  void settle(const sim::CallRecord& call, const Expectation& e);
+  void settle(const sim::CallRecord& call, const Expectation& e) { settle(call, e, e.accepts(call.reply)); }
+  // The same, `accepted` being e.accepts(call.reply) (the checker asks it once per call).
+  void settle(const sim::CallRecord& call, const Expectation& e, bool accepted);
   // Per job, what the rows cannot say: who holds the lease, which process and true time
   // granted or last stamped it, the state changes with their calls, the ghosts; and the
   // budgets as the spec charges them by that incarnation (ledger.h).
