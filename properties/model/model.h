@@ -124,7 +124,8 @@ class Model {
 
  private:
   // Each fills `e` (empty on entry) and returns it.
-  Expectation& verb(Args argv, const Context& ctx, Expectation& e);
+  // name: the verb as the spec spells it (argv[0] in any case)
+  Expectation& verb(std::string_view name, Args argv, const Context& ctx, Expectation& e);
   Expectation& plain(Args argv, const Context& ctx, Expectation& e);
   Expectation& script(Args argv, const Context& ctx, Expectation& e);
 
@@ -145,6 +146,7 @@ class Model {
   sim::Scripting scripting_;
   // Node-based: the names' views stay valid while the map grows.
   std::map<std::string, QueueNames, std::less<>> names_;
+  const std::pair<const std::string, QueueNames>* last_names_ = nullptr;  // names_of's last answer
   Expectation inner_;  // a script's current redis.call
 };
 
