@@ -210,7 +210,7 @@ void UndoLog::compact() {
     e.key = move_span(e.key);
     e.name = move_span(e.name);
     if (e.kind == Entry::Kind::field) e.value = move_span(e.value);
-    if (e.kind != Entry::Kind::member) e.now = move_span(e.now);
+    if (e.kept_new && e.kind != Entry::Kind::member) e.now = move_span(e.now);
     if (e.kind == Entry::Kind::key) {
       const auto old = static_cast<std::size_t>(e.whole);
       e.whole = static_cast<std::int32_t>(wholes.size());
