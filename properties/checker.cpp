@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "core/args.h"
-#include "core/commands.h"
 #include "core/epoch.h"
 #include "core/text.h"
 #include "core/keys.h"
@@ -217,9 +216,9 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
   sweep_.expired.clear();
   sweep_.rows.clear();
   sweep_.ledger.clear();
-  // The verb through the core's command table (as the server finds it), once for both
-  // halves of the judgement.
-  spec_ = argv.empty() ? nullptr : find_command(argv[0]);
+  // The verb as the model names it (the spec's spelling), once for both halves of the
+  // judgement.
+  verb_ = argv.empty() ? std::string_view{} : model::verb_name(argv[0]);
   if (argv.size() < 2 || !valid_queue_name(argv[1])) return;
   if (argv[0].size() < 4 || !equals_ignore_case(argv[0].substr(0, 4), "EMQ.")) return;
   const std::string_view q = argv[1];
@@ -232,14 +231,11 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
   auto remember = [&](std::string_view id) {
     if (const JobTruth* job = ledger.job(q, id)) before_jobs_.emplace_back(std::string(id), seen(*job));
   };
-  const VerbId verb = spec_ ? spec_->id : VerbId{};
-  if (!spec_) {
-    return;
-  } else if (verb == VerbId::extend || verb == VerbId::complete || verb == VerbId::fail) {
+  if (verb_ == "EMQ.EXTEND" || verb_ == "EMQ.COMPLETE" || verb_ == "EMQ.FAIL") {
     if (argv.size() > 2) remember(argv[2]);
-  } else if (verb == VerbId::extends) {
+  } else if (verb_ == "EMQ.EXTENDS") {
     for (std::size_t i = 3; i < argv.size(); i += 2) remember(argv[i]);
-  } else if (verb == VerbId::stalled_check && world.module_loaded()) {
+  } else if (verb_ == "EMQ.STALLED.CHECK" && world.module_loaded()) {
     sweep_.queue = q;
     sweep_.max_stalled = argv.size() > 2 ? parse_int64(argv[2]).value_or(0) : 0;
     sweep_.limit = 1000;
@@ -275,11 +271,10 @@ void Checker::after_call(const World& world, const CallRecord& call) {
   // below reads the jobs as they stand after it.
   accepted_ = expect_.accepts(call.reply);
   model_.settle(call, expect_, accepted_);
-  // The verb as before_call found it in the core's command table (as the server and the
-  // ledger find it), not an upper-cased copy compared with each name.
-  const CommandSpec* spec = spec_;
-  const auto is = [&](VerbId id) { return spec && spec->id == id; };
-  const auto verb = [&] { return spec ? std::string(spec->name) : upper(call.argv.empty() ? "" : call.argv[0]); };
+  // The verb as before_call found it (the spec's spelling), not an upper-cased copy
+  // compared with each name.
+  const auto is = [&](std::string_view name) { return verb_ == name; };
+  const auto verb = [&] { return !verb_.empty() ? std::string(verb_) : upper(call.argv.empty() ? "" : call.argv[0]); };
   const Reply& r = call.reply;
   // verb.atomic: a refusal writes nothing; neither does a "not live"/"exists" 0.
   judge(id_of("verb.atomic"));
@@ -288,8 +283,8 @@ void Checker::after_call(const World& world, const CallRecord& call) {
                                    std::to_string(call.writes) + " time(s)");
   }
   const bool zero = r.kind() == Reply::Kind::integer && r.as_integer() == 0 &&
-                    (is(VerbId::add) || is(VerbId::extend) || is(VerbId::complete) || is(VerbId::fail));
-  const bool all_zero = r.kind() == Reply::Kind::array && is(VerbId::extends) &&
+                    (is("EMQ.ADD") || is("EMQ.EXTEND") || is("EMQ.COMPLETE") || is("EMQ.FAIL"));
+  const bool all_zero = r.kind() == Reply::Kind::array && is("EMQ.EXTENDS") &&
                         std::all_of(r.items().begin(), r.items().end(),
                                     [](const Reply& x) { return x.as_integer() == 0; });
   if ((zero || all_zero) && call.writes != 0) {
@@ -298,11 +293,11 @@ void Checker::after_call(const World& world, const CallRecord& call) {
   }
 
   if (world.module_loaded() && !r.is_error() && call.argv.size() >= 2) {
-    if (is(VerbId::stalled_check)) check_sweep(world, call);
-    if (is(VerbId::extend) || is(VerbId::extends) || is(VerbId::complete) || is(VerbId::fail)) {
+    if (is("EMQ.STALLED.CHECK")) check_sweep(world, call);
+    if (is("EMQ.EXTEND") || is("EMQ.EXTENDS") || is("EMQ.COMPLETE") || is("EMQ.FAIL")) {
       check_lease_verb(world, call);
     }
-    if (is(VerbId::claim) && r.kind() == Reply::Kind::array) {
+    if (is("EMQ.CLAIM") && r.kind() == Reply::Kind::array) {
       judge(id_of("queue.fence"));
       for (const Reply& claimed : r.items()) {
         if (claimed.items().size() != 3) continue;

@@ -31,7 +31,6 @@
 #include <vector>
 
 #include "core/bytes.h"
-#include "core/commands.h"
 #include "core/invariants.h"
 #include "core/keys.h"
 #include "properties/model/model.h"
@@ -228,7 +227,7 @@ class Checker final : public sim::WorldObserver {
   bool started_ = false;  // the first start judges everything
   bool whole_at_starts_ = false;
   const sim::CallRecord* current_ = nullptr;
-  const CommandSpec* spec_ = nullptr;  // the call's verb (before_call), null: not one
+  std::string_view verb_;  // the call's verb as the spec spells it (before_call); "": none
   // The call being judged: the journals' positions before it, and what it touched.
   std::int64_t server_from_ = -1, model_from_ = -1;
   Touched touched_;

@@ -382,14 +382,14 @@ namespace {
 constexpr std::array<std::string_view, 10> verb_names{
     "EMQ.ADD", "EMQ.CLAIM", "EMQ.EXTEND", "EMQ.EXTENDS", "EMQ.COMPLETE",
     "EMQ.FAIL", "EMQ.STALLED.CHECK", "EMQ.STATS", "EMQ.JOB", "EMQ.EPOCH"};
-// A verb's name as the spec spells it, whatever the case of `word`; "" for none.
+}  // namespace
+
 std::string_view verb_name(std::string_view word) {
   for (std::string_view v : verb_names) {
     if (equals_ignore_case(word, v)) return v;
   }
   return {};
 }
-}  // namespace
 
 Expectation Model::call(Args argv, const Context& ctx) {
   Expectation e;

@@ -54,6 +54,11 @@ std::string dead_key(std::string_view q);
 std::string seq_key(std::string_view q);
 std::string row_key(std::string_view q, std::string_view id);
 
+// §4: the verb `word` names, as the page spells it ("EMQ.CLAIM" for "emq.claim"), whatever
+// its case; "" when it names none. The checker's as well: the core's command table would
+// move the harness with a core that got it wrong.
+std::string_view verb_name(std::string_view word);
+
 // §2: a run_id the module loads with is exactly 40 characters of 0-9a-f (the checker's
 // oracle for epoch.load; sim/run_id.h spells it from the page, not from the core).
 using sim::run_id_shape_ok;
