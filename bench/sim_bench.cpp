@@ -107,7 +107,7 @@ Figures measure(const Workload& w, int jobs, double min_cpu_s, std::int64_t coun
     if (w.checked) {
       const auto run = trafikey::properties::run_checked(plan_for(w, seed++, jobs), w.keep_text, w.model);
       if (!run.violations.empty()) {
-        std::cerr << "trafikey-bench-sim: a checked history broke " << run.violations.front().describe() << "\n";
+        std::cerr << "trafikey-bench-sim: a checked history broke " << run.violations.front().describe_line() << "\n";
         std::exit(1);
       }
       s = run.summary;

@@ -236,7 +236,7 @@ void add_campaign(CLI::App& app) {
       return;
     }
     const auto& f = *result.failure;
-    std::cout << "FAILED run " << f.run << ": " << f.violations.front().describe() << "\n"
+    std::cout << "FAILED run " << f.run << ": " << f.violations.front().describe_line() << "\n"
               << "  shrunk in " << f.shrink_steps << " steps (" << f.shrink_tries << " candidates): "
               << f.original.faults.size() << " -> " << f.shrunk.faults.size() << " faults, "
               << f.original.jobs << " -> " << f.shrunk.jobs << " jobs, " << f.original_calls << " -> "

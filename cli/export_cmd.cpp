@@ -58,7 +58,7 @@ int export_history(const ExportArgs& args) {
     return 1;
   }
   std::cout << "on the sim every reply matches the history";
-  if (!violations.empty()) std::cout << "; it breaks " << violations.front().describe();
+  if (!violations.empty()) std::cout << "; it breaks " << violations.front().describe_line();
   std::cout << "\n";
   return 0;
 }

@@ -67,7 +67,7 @@ int replay_history(const std::string& file, const std::string& text) {
     }
   }
   std::cout << "replayed " << again.size() << " lines of " << file << ": every line matches\n";
-  for (const auto& v : checked.violations) std::cout << "invariant broken: " << v.describe() << "\n";
+  for (const auto& v : checked.violations) std::cout << "invariant broken: " << v.describe_line() << "\n";
   std::cout << "fingerprint " << rerun.fingerprint << "\n";
   return checked.failed() ? 1 : 0;
 }

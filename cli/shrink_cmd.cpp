@@ -105,7 +105,7 @@ int shrink(const ShrinkArgs& args) {
             << " steps (" << minimal.replays << " replays, " << std::fixed;
   std::cout.precision(2);
   std::cout << seconds << " s)" << (minimal.one_minimal ? "" : "; the budget ran out before it was 1-minimal")
-            << "\n  " << minimal.violations.front().describe() << "\n"
+            << "\n  " << minimal.violations.front().describe_line() << "\n"
             << "wrote " << scn_path << "\n      " << history_path << "\n"
             << "replay with:\n  trafikey-sim replay " << scn_path << "\n";
   return 0;

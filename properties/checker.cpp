@@ -36,6 +36,24 @@ std::string Violation::describe() const {
   return s;
 }
 
+std::string Violation::describe_line() const {
+  std::string out;
+  for (const char c : describe()) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '\n' || c == '\r') {
+      out += ' ';
+    } else if (byte < 0x20 || byte >= 0x7f) {
+      static constexpr char hex[] = "0123456789abcdef";
+      out += "\\x";
+      out += hex[byte >> 4];
+      out += hex[byte & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 namespace {
 
 constexpr std::size_t violations_max = 20;

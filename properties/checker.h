@@ -59,6 +59,10 @@ struct Violation {
   std::int64_t true_ms = 0;
   std::string facts;
   std::string describe() const;   // "<id> at call N (history line L), t=T: <facts>"
+  // describe() as one line of printable ASCII, for a terminal or a text file: a newline
+  // becomes a space and any other byte outside 0x20..0x7e (a binary payload's NUL or 0xff,
+  // which the facts quote) is spelt \xHH.
+  std::string describe_line() const;
 };
 
 class Checker final : public sim::WorldObserver {

@@ -181,20 +181,7 @@ std::string export_scenario(const std::string& history_text, const std::vector<V
     // a comment ends at the newline: facts spanning lines would break the file; other
     // bytes outside printable ASCII (a binary payload's NUL, 0xff) are spelt \xHH, so the
     // file stays text
-    out += "# broken: ";
-    for (const char c : v.describe()) {
-      const auto byte = static_cast<unsigned char>(c);
-      if (c == '\n' || c == '\r') {
-        out += ' ';
-      } else if (byte < 0x20 || byte >= 0x7f) {
-        static constexpr char hex[] = "0123456789abcdef";
-        out += "\\x";
-        out += hex[byte >> 4];
-        out += hex[byte & 15];
-      } else {
-        out += c;
-      }
-    }
+    out += "# broken: " + v.describe_line();
     out += "\n";
   }
   out += "\n";

@@ -57,7 +57,7 @@ int main(int argc, char** argv) {
               "  shrunk in %d steps (%d candidates): %lld -> %lld calls, %zu -> %zu faults, "
               "%d -> %d jobs, %lld history lines\n",
               TRAFIKEY_MUTANT, f.invariant.c_str(), f.run, f.run + 1,
-              f.violations.front().describe().c_str(), f.shrink_steps, f.shrink_tries,
+              f.violations.front().describe_line().c_str(), f.shrink_steps, f.shrink_tries,
               static_cast<long long>(f.original_calls), static_cast<long long>(f.shrunk_calls),
               f.original.faults.size(), f.shrunk.faults.size(), f.original.jobs, f.shrunk.jobs, lines);
   // The declared invariant must break at the first failing call of the shrunk run.
@@ -73,7 +73,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (f.invariant != TRAFIKEY_MUTANT_INVARIANT) {
-    std::printf("  and at the same call by %s\n", it->describe().c_str());
+    std::printf("  and at the same call by %s\n", it->describe_line().c_str());
   }
   // The history minimized after the plan's shrinking, and proved 1-minimal.
   // Through the failure files, as a property or a campaign writes them (failures/NAME.*

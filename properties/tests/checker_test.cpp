@@ -65,5 +65,17 @@ TEST(Checker, a_start_judges_what_its_rollback_took_back_and_agrees_with_the_who
   EXPECT_GT(lost_calls_seen, 100) << lost_calls_seen;
 }
 
+// What a terminal or a text file gets: one line, printable, every byte still told apart.
+TEST(Violation, its_line_spells_a_binary_payload_and_breaks_no_line) {
+  Violation v;
+  v.invariant = "verb.model";
+  v.call = 7;
+  v.true_ms = 300;
+  v.facts = std::string("answered [[j1 1 \"a\0b\xff\"]]\nthe model expected", 43);
+  EXPECT_EQ(v.describe_line(),
+            "verb.model at call 7, t=300: answered [[j1 1 \"a\\x00b\\xff\"]] the model expected");
+  EXPECT_NE(v.describe().find(std::string_view("a\0b", 3)), std::string::npos);  // describe() keeps the bytes
+}
+
 }  // namespace
 }  // namespace trafikey::properties
