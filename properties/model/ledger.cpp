@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "core/args.h"
-#include "core/commands.h"
 #include "core/keys.h"
+#include "properties/model/model.h"
 #include "sim/executor_scripts.h"
 
 namespace trafikey::properties::model {
@@ -27,24 +27,19 @@ std::string_view queue_of_pending_key(std::string_view key) {
 
 }  // namespace
 
-// Through the core's command table, with the lookup the server dispatches with: a verb is
-// known by its entry's id, never by its name's spelling here. Of the plain commands only
-// DEL and HSET move the model.
+// Through the model's table of the spec's verbs (verb_name), whatever the case; not the
+// core's command table, which a wrong core would move the ledger with. Of the plain
+// commands only DEL and HSET move the model.
 Ledger::Verb Ledger::classify(std::string_view name) {
-  if (const CommandSpec* spec = find_command(name)) {
-    switch (spec->id) {
-      case VerbId::add: return Verb::add;
-      case VerbId::claim: return Verb::claim;
-      case VerbId::extend: return Verb::extend;
-      case VerbId::extends: return Verb::extends;
-      case VerbId::complete: return Verb::complete;
-      case VerbId::fail: return Verb::fail;
-      case VerbId::stalled_check: return Verb::sweep;
-      case VerbId::stats:
-      case VerbId::job:
-      case VerbId::epoch: return Verb::other;
-    }
-    return Verb::other;
+  if (const std::string_view verb = verb_name(name); !verb.empty()) {
+    if (verb == "EMQ.ADD") return Verb::add;
+    if (verb == "EMQ.CLAIM") return Verb::claim;
+    if (verb == "EMQ.EXTEND") return Verb::extend;
+    if (verb == "EMQ.EXTENDS") return Verb::extends;
+    if (verb == "EMQ.COMPLETE") return Verb::complete;
+    if (verb == "EMQ.FAIL") return Verb::fail;
+    if (verb == "EMQ.STALLED.CHECK") return Verb::sweep;
+    return Verb::other;  // STATS, JOB, EPOCH: readers
   }
   if (equals_ignore_case(name, "EVAL") || equals_ignore_case(name, "EVALSHA")) return Verb::script;
   if (equals_ignore_case(name, "DEL")) return Verb::del;
