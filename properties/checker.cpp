@@ -214,6 +214,7 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
   touched_.ids.clear();
   touched_.queues.clear();
   touched_.everything = false;
+  touched_jobs_.clear();
   new_queue_ = false;
   sim::UndoLog* journal = world.data().journal();
   server_from_ = journal ? journal->position() : -1;
@@ -341,8 +342,10 @@ void Checker::after_call(const World& world, const CallRecord& call) {
   // The model's own moves at this call must be edges of the graph: the ledger moves only
   // jobs the call names, all of them in touched_.
   judge(id_of("queue.transitions"));
+  touched_jobs_.clear();
   for (const auto& [q, id] : touched_.ids) {
     const JobTruth* job = model_.ledger().job(q, id);
+    touched_jobs_.push_back(job);  // check_touched judges the same jobs
     if (!job || job->transitions.empty() || job->transitions.back().call != call.index) continue;
     const auto& t = job->transitions.back();
     if (!graph_.allowed(t.from, t.to)) {
@@ -630,6 +633,7 @@ void Checker::judge_rollback(const World& world, std::string_view when) {
   touched_.ids.clear();
   touched_.queues.clear();
   touched_.everything = false;
+  touched_jobs_.clear();
   for (const auto& [q, id] : rollback_.ids) {
     const JobTruth* job = model_.ledger().job(q, id);
     const std::string_view key = token_key(q, id);
@@ -826,7 +830,12 @@ void Checker::check_touched(const World& world) {
   // queue by queue, in order (as check_state goes): whole, or the touched ids of it
   const auto& ids = touched_.ids;
   const auto& whole = touched_.queues;
-  std::vector<std::string_view> of_queue;
+  if (touched_jobs_.size() != ids.size()) {  // not looked up after a call (a rollback's jobs)
+    touched_jobs_.clear();
+    for (const auto& [q, id] : ids) touched_jobs_.push_back(model_.ledger().job(q, id));
+  }
+  auto& of_queue = of_queue_;
+  auto& of_jobs = of_jobs_;
   std::size_t i = 0, w = 0;
   while (i < ids.size() || w < whole.size()) {
     std::string_view q;
@@ -838,15 +847,19 @@ void Checker::check_touched(const World& world) {
     const bool all = w < whole.size() && whole[w] == q;
     if (all) ++w;
     of_queue.clear();
-    for (; i < ids.size() && ids[i].first == q; ++i) of_queue.push_back(ids[i].second);
+    of_jobs.clear();
+    for (; i < ids.size() && ids[i].first == q; ++i) {
+      of_queue.push_back(ids[i].second);
+      of_jobs.push_back(touched_jobs_[i]);
+    }
     auto known = queues_.find(q);
     if (known == queues_.end()) continue;  // not a queue of this history's verbs
-    check_queue(world, known->first, known->second, all ? nullptr : &of_queue);
+    check_queue(world, known->first, known->second, all ? nullptr : &of_queue, &of_jobs);
   }
 }
 
 void Checker::check_queue(const World& world, std::string_view q, QueueState& queue,
-                          const std::vector<std::string_view>* ids) {
+                          const std::vector<std::string_view>* ids, const std::vector<const JobTruth*>* jobs) {
   const Keyspace& data = world.data();
   const QueueKeys& keys = queue.keys;
   const std::array<std::string_view, 4> set_keys{keys.pending(), keys.active(), keys.done(),
@@ -903,7 +916,8 @@ void Checker::check_queue(const World& world, std::string_view q, QueueState& qu
   // and ledger job looked up once for both.
   auto& probes = probes_;
   probes.clear();
-  for (std::string_view id : *ids) {
+  for (std::size_t k = 0; k < ids->size(); ++k) {
+    const std::string_view id = (*ids)[k];
     if (ghost(id)) continue;
     Probe& p = probes.emplace_back();
     p.id = id;
@@ -911,7 +925,7 @@ void Checker::check_queue(const World& world, std::string_view q, QueueState& qu
       if (sets[i] && sets[i]->scores.contains(id)) p.in[p.sets++] = set_states[i];
     }
     p.row = RowFields(row_of(data, keys, id));
-    p.job = model_.ledger().job(q, id);
+    p.job = jobs ? (*jobs)[k] : model_.ledger().job(q, id);
   }
   for (const Probe& p : probes) {
     if (p.sets > 0) check_member(world, p.row, shadow, p.id, {p.in.data(), p.sets});

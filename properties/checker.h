@@ -173,8 +173,9 @@ class Checker final : public sim::WorldObserver {
     Shadow shadow;
   };
   // check_state's judgements of one queue: of every job (ids null) or of `ids` (sorted).
+  // jobs: the ledger's job of each of `ids` (null: none), when the caller looked them up
   void check_queue(const sim::World& world, std::string_view q, QueueState& queue,
-                   const std::vector<std::string_view>* ids);
+                   const std::vector<std::string_view>* ids, const std::vector<const model::JobTruth*>* jobs = nullptr);
   // row: the job's row on the server (null: none)
   // The fields of a row the judgements read, found in one pass over it (null: absent; all
   // null: no row). A lookup each walked the row once per field, for every job judged.
@@ -235,6 +236,11 @@ class Checker final : public sim::WorldObserver {
   // The call being judged: the journals' positions before it, and what it touched.
   std::int64_t server_from_ = -1, model_from_ = -1;
   Touched touched_;
+  // The ledger's job of each of touched_.ids (null: none), as after_call looked them up
+  std::vector<const model::JobTruth*> touched_jobs_;
+  // check_touched's lists of one queue's ids and jobs (kept to reuse their buffers)
+  std::vector<std::string_view> of_queue_;
+  std::vector<const model::JobTruth*> of_jobs_;
   bool new_queue_ = false;  // the call's queue is first seen at it
   // check_model's list when the two sides did not make the same writes: the server's
   // first, then the model's
