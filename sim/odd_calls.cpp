@@ -9,6 +9,9 @@ namespace trafikey::sim {
 namespace {
 using Call = std::vector<std::string>;
 
+// How often the ghost setup makes 1001 ghosts instead of 101 (per mille).
+constexpr std::int64_t ghosts_1001_per_mille = 250;
+
 // Numbers no argument accepts (EMQ §6, §7): zero and below where the range starts at 1,
 // not a number, empty, a leading zero or sign, a fraction, a space, past int64.
 constexpr const char* bad_numbers[] = {"0", "-1", "x", "", "01", "+1", "1.5", " 1", "9223372036854775808"};
@@ -112,13 +115,14 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
   // not a non-negative integer, as the server could hold it (EMQ §6)
   static constexpr const char* corrupt[] = {"-1", "x", "01", ""};
   const std::string bad = corrupt[prng.between(0, static_cast<std::int64_t>(std::size(corrupt)) - 1)];
+  const std::string seq = prefix + "seq";
   std::vector<std::vector<std::string>> calls{
-      {"DEL", pending, active, prefix + "done", prefix + "dead", row}};
+      {"DEL", pending, active, prefix + "done", prefix + "dead", seq, row}};
   auto then = [&](std::initializer_list<Call> more) {
     for (const Call& c : more) calls.push_back(c);
     return calls;
   };
-  switch (prng.between(0, 5)) {
+  switch (prng.between(0, 6)) {
     case 0:  // attempts corrupt on a pending job: CLAIM
       return then({{"HSET", row, "state", "pending", "payload", "p", "attempts", bad, "failures", "0", "max_failures", "3"},
                    {"ZADD", pending, "1", "c"},
@@ -155,12 +159,26 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
     }
     case 4: {  // more than 100 jobs added and their rows deleted: ghosts in pending, which
                // one CLAIM removes, up to 1000 of them (EMQ §7), however few it claims
+      if (prng.chance(ghosts_1001_per_mille)) {
+        // 1001 ghosts, one past the bound: the CLAIM removes the 1000 lowest and leaves
+        // g1000. Their rows deleted first (to the checker's ledger a DEL makes an id a
+        // ghost) and then the ids put in pending by hand: three calls, where 1001 ADDs
+        // would cost a thousand checked calls and a history no shorter than that.
+        Call del{"DEL"}, zadd{"ZADD", pending};
+        for (int i = 0; i < 1001; ++i) {
+          const std::string id = "g" + std::to_string(i);
+          del.push_back(row_of(id));
+          zadd.push_back(std::to_string(i + 1));
+          zadd.push_back(id);
+        }
+        return then({del, zadd, {"EMQ.CLAIM", b, lease, "COUNT", "2"}});
+      }
       for (int i = 0; i < 101; ++i) calls.push_back({"EMQ.ADD", b, "g" + std::to_string(i), "p"});
       Call del{"DEL"};
       for (int i = 0; i < 101; ++i) del.push_back(row_of("g" + std::to_string(i)));
       return then({del, {"EMQ.CLAIM", b, lease, "COUNT", "2"}});
     }
-    default: {  // a set key holds a hash: every verb that reads it refuses (ADD reads
+    case 5: {  // a set key holds a hash: every verb that reads it refuses (ADD reads
                 // pending, not active: with only active wrong it would add, and the
                 // queue's next clearing would take a job from under the checker)
       const bool in_pending = prng.chance(500);
@@ -168,6 +186,21 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
                    pick(prng, {in_pending ? Call{"EMQ.ADD", b, "c", "p"} : Call{"EMQ.COMPLETE", b, "c", "1"},
                                {"EMQ.CLAIM", b, lease}, {"EMQ.STATS", b}, {"EMQ.STALLED.CHECK", b, "1"},
                                {"EMQ.EXTEND", b, "c", "1", lease}})});
+    }
+    default: {  // seq where INCR refuses (EMQ §6: the server's "ERR value is not an integer
+                // or out of range", before any write): at int64's top or not an integer; or
+                // one below the top, where one INCR works and the next refuses
+      static constexpr const char* seqs[] = {"9223372036854775807", "9223372036854775806", "x", ""};
+      const std::string value = seqs[prng.between(0, static_cast<std::int64_t>(std::size(seqs)) - 1)];
+      if (prng.chance(500)) {  // ADD; c's row deleted between, so the second ADD would add
+        return then({{"SET", seq, value}, {"EMQ.ADD", b, "c", "p"}, {"DEL", row}, {"EMQ.ADD", b, "c", "p"}});
+      }
+      // FAIL requeues under a live lease with failures below the budget: it INCRs seq too
+      return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3"},
+                   {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "c"},
+                   {"SET", seq, value},
+                   {"EMQ.FAIL", b, "c", "1", "r"},
+                   {"DEL", row}});
     }
   }
 }
