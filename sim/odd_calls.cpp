@@ -126,10 +126,11 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
     return calls;
   };
   switch (prng.between(0, 6)) {
-    // In cases 0 and 2 one setup in four leaves attempts out, or stamps the lease empty (a
-    // row an older version or a script wrote): the verb reads its default (EMQ §1: attempts
-    // 0; §2: an empty lease_epoch is "not this process") and goes on; the setup's last
-    // call deletes the row, so the job it moved is a ghost, not an open job.
+    // In cases 0-2 one setup in four leaves a field out, or stamps the lease empty (a row
+    // an older version or a script wrote): the verb reads its default (EMQ §1: attempts 0,
+    // failures 0, max_failures 3; §2: an empty lease_epoch is "not this process") and goes
+    // on; the setup's last call deletes the row, so the job it moved is a ghost, not an
+    // open job.
     case 0: {  // attempts corrupt on a pending job: CLAIM refuses; absent: CLAIM takes it as 0
                // (an id of its own each time: the checker's fence would take a second grant
                // of token 1 to one id for a reissued token)
@@ -143,9 +144,22 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
       return then({hset, {"ZADD", pending, "1", id}, {"EMQ.CLAIM", b, lease, "COUNT", "2"}, {"DEL", row_of(id)}});
     }
     case 1: {  // failures or max_failures corrupt under a live lease: FAIL refuses; or the
-               // row says pending while the id sits in active with its token: not live (0).
-               // (Not absent here: a FAIL that went on, on a row the ledger never held, is
-               // judged by verb.model alone, first, and mutant 7 must break queue.budget.)
+               // row says pending while the id sits in active with its token: not live (0)
+      if (prng.chance(250)) {
+        // Or absent: a job added (so the checker's ledger holds it and judges its budget
+        // too), then a field of its row deleted, as an older version's row could lack it:
+        // failures is read as 0, max_failures as 3 (the third failure kills it). An id of
+        // its own each time, so the fence sees no token granted twice to one id.
+        const std::string id = "f" + std::to_string(prng.between(0, 999999999));
+        const bool no_failures = prng.chance(500);
+        calls.push_back({"EMQ.ADD", b, id, "p"});
+        calls.push_back({"HDEL", row_of(id), no_failures ? "failures" : "max_failures"});
+        for (int i = 1; i <= (no_failures ? 1 : 3); ++i) {
+          calls.push_back({"EMQ.CLAIM", b, lease, "COUNT", "1"});
+          calls.push_back({"EMQ.FAIL", b, id, std::to_string(i), "r"});
+        }
+        return then({{"DEL", row_of(id)}});
+      }
       const bool failures = prng.chance(500);
       const bool not_active = prng.chance(125);
       return then({{"HSET", row, "state", not_active ? "pending" : "active", "payload", "p", "attempts", "1", "failures",
