@@ -177,7 +177,9 @@ std::string summary_json(const CampaignSummary& s) {
                     {"shrunk_calls", f.shrunk_calls}};
   }
   if (s.shard) j["per_run"] = rows(s.per_run);
-  return j.dump(2) + "\n";
+  // facts quote the calls' bytes, which need not be UTF-8 (a binary payload or id): an
+  // invalid byte is written as U+FFFD rather than throwing, so a failure is still reported
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 std::optional<CampaignSummary> parse_summary(const std::string& text, std::string& error) {

@@ -198,7 +198,11 @@ std::int64_t Keyspace::incr(std::string_view key) {
   std::string* text = slot<std::string>(key);
   if (!text) return 0;
   std::string& s = *text;
-  const std::int64_t next = (s.empty() ? 0 : parse_int64(s).value_or(0)) + 1;
+  // Through unsigned: the plain INCR and a right core refuse a value at int64's top (EMQ
+  // §6), but a wrong core may increment it anyway, and signed overflow is undefined. It
+  // wraps to int64's bottom, a value the model (which refused) does not hold: caught.
+  const auto was = static_cast<std::uint64_t>(s.empty() ? 0 : parse_int64(s).value_or(0));
+  const auto next = static_cast<std::int64_t>(was + 1);
   s = std::to_string(next);
   return next;
 }

@@ -9,6 +9,9 @@ namespace trafikey::sim {
 namespace {
 using Call = std::vector<std::string>;
 
+// How often the ghost setup makes 1001 ghosts instead of 101 (per mille).
+constexpr std::int64_t ghosts_1001_per_mille = 250;
+
 // Numbers no argument accepts (EMQ §6, §7): zero and below where the range starts at 1,
 // not a number, empty, a leading zero or sign, a fraction, a space, past int64.
 constexpr const char* bad_numbers[] = {"0", "-1", "x", "", "01", "+1", "1.5", " 1", "9223372036854775808"};
@@ -51,9 +54,10 @@ std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& t) {
     case 5:  // queue names with a brace or NUL, or empty
       return pick(prng, {{"EMQ.STATS", "a{b"}, {"EMQ.STATS", "a}"}, {"EMQ.STATS", ""},
                          {"EMQ.STATS", std::string("a\0b", 3)}, {"EMQ.CLAIM", "{" + q + "}", lease}});
-    case 6:  // ids empty or with a NUL
+    case 6:  // ids empty or with a NUL; an id with braces and a space is an id (EMQ §1:
+             // only NUL is not), with no row
       return pick(prng, {{"EMQ.JOB", q, ""}, {"EMQ.JOB", q, std::string("j\0", 2)}, {"EMQ.COMPLETE", q, "", "1"},
-                         {"EMQ.ADD", q, "", "p"}});
+                         {"EMQ.ADD", q, "", "p"}, {"EMQ.JOB", q, "{j} x"}});
     case 7:  // lease_ms out of 1..2^53-1, or a deadline one past 2^53-1 (EMQ §3: refused)
       return pick(prng, {{"EMQ.CLAIM", q, bad_number(prng)}, {"EMQ.CLAIM", q, "9007199254740992"},
                          {"EMQ.CLAIM", q, bad_number(prng), "COUNT", "1"},
@@ -96,7 +100,8 @@ std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& t) {
       return pick(prng, {{"EMQ.CLAIM", q + "-odd", lease, "COUNT", "1000"}, {"EMQ.CLAIM", q + "-odd", lease, "count", "1000"}});
     default:  // wrong arity
       return pick(prng, {{"EMQ.STATS"}, {"EMQ.STATS", q, "x"}, {"EMQ.JOB", q}, {"EMQ.EPOCH", "x"}, {"EMQ.CLAIM", q},
-                         {"EMQ.EXTEND", q, id, ahead}, {"EMQ.STALLED.CHECK", q}, {"EMQ.ADD", q, id, "p", "MAXFAILURES"}});
+                         {"EMQ.EXTEND", q, id, ahead}, {"EMQ.STALLED.CHECK", q}, {"EMQ.ADD", q, id, "p", "MAXFAILURES"},
+                         {"EMQ.EXTEND", q, id, ahead, lease, "x"}, {"EMQ.JOB", q, id, "x"}});
   }
 }
 
@@ -109,32 +114,69 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
   const std::string row = row_of("c");
   const std::string lease = std::to_string(t.lease_ms);
   const std::string pending = prefix + "pending", active = prefix + "active";
-  // not a non-negative integer, as the server could hold it (EMQ §6)
-  static constexpr const char* corrupt[] = {"-1", "x", "01", ""};
+  // not a non-negative integer, as the server could hold it (EMQ §6; "-0" is not one
+  // either: the server writes no sign on 0)
+  static constexpr const char* corrupt[] = {"-1", "x", "01", "", "-0"};
   const std::string bad = corrupt[prng.between(0, static_cast<std::int64_t>(std::size(corrupt)) - 1)];
+  const std::string seq = prefix + "seq";
   std::vector<std::vector<std::string>> calls{
-      {"DEL", pending, active, prefix + "done", prefix + "dead", row}};
+      {"DEL", pending, active, prefix + "done", prefix + "dead", seq, row}};
   auto then = [&](std::initializer_list<Call> more) {
     for (const Call& c : more) calls.push_back(c);
     return calls;
   };
-  switch (prng.between(0, 5)) {
-    case 0:  // attempts corrupt on a pending job: CLAIM
-      return then({{"HSET", row, "state", "pending", "payload", "p", "attempts", bad, "failures", "0", "max_failures", "3"},
-                   {"ZADD", pending, "1", "c"},
-                   {"EMQ.CLAIM", b, lease, "COUNT", "2"}});
-    case 1: {  // failures or max_failures corrupt under a live lease: FAIL
-      const bool failures = prng.chance(500);
-      return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", failures ? bad : "0",
-                    "max_failures", failures ? "3" : bad},
-                   {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "c"},
-                   {"EMQ.FAIL", b, "c", "1", "r"}});
+  switch (prng.between(0, 6)) {
+    // In cases 0-2 one setup in four leaves a field out, or stamps the lease empty (a row
+    // an older version or a script wrote): the verb reads its default (EMQ §1: attempts 0,
+    // failures 0, max_failures 3; §2: an empty lease_epoch is "not this process") and goes
+    // on; the setup's last call deletes the row, so the job it moved is a ghost, not an
+    // open job.
+    case 0: {  // attempts corrupt on a pending job: CLAIM refuses; absent: CLAIM takes it as 0
+               // (an id of its own each time: the checker's fence would take a second grant
+               // of token 1 to one id for a reissued token)
+      const bool absent = prng.chance(250);
+      const std::string id = absent ? "a" + std::to_string(prng.between(0, 999999999)) : "c";
+      Call hset{"HSET", row_of(id), "state", "pending", "payload", "p", "failures", "0", "max_failures", "3"};
+      if (!absent) {
+        hset.push_back("attempts");
+        hset.push_back(bad);
+      }
+      return then({hset, {"ZADD", pending, "1", id}, {"EMQ.CLAIM", b, lease, "COUNT", "2"}, {"DEL", row_of(id)}});
     }
-    case 2:  // stalled corrupt on an expired lease of this process: the sweep counts it
+    case 1: {  // failures or max_failures corrupt under a live lease: FAIL refuses; or the
+               // row says pending while the id sits in active with its token: not live (0)
+      if (prng.chance(250)) {
+        // Or absent: a job added (so the checker's ledger holds it and judges its budget
+        // too), then a field of its row deleted, as an older version's row could lack it:
+        // failures is read as 0, max_failures as 3 (the third failure kills it). An id of
+        // its own each time, so the fence sees no token granted twice to one id.
+        const std::string id = "f" + std::to_string(prng.between(0, 999999999));
+        const bool no_failures = prng.chance(500);
+        calls.push_back({"EMQ.ADD", b, id, "p"});
+        calls.push_back({"HDEL", row_of(id), no_failures ? "failures" : "max_failures"});
+        for (int i = 1; i <= (no_failures ? 1 : 3); ++i) {
+          calls.push_back({"EMQ.CLAIM", b, lease, "COUNT", "1"});
+          calls.push_back({"EMQ.FAIL", b, id, std::to_string(i), "r"});
+        }
+        return then({{"DEL", row_of(id)}});
+      }
+      const bool failures = prng.chance(500);
+      const bool not_active = prng.chance(125);
+      return then({{"HSET", row, "state", not_active ? "pending" : "active", "payload", "p", "attempts", "1", "failures",
+                    failures ? bad : "0", "max_failures", failures ? "3" : bad},
+                   {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "c"},
+                   {"EMQ.FAIL", b, "c", "1", "r"},
+                   {"DEL", row}});
+    }
+    case 2: {  // stalled corrupt on an expired lease of this process: the sweep counts it and
+               // refuses; stamped empty: exempt, stalled never read (recovered)
+      const bool empty_stamp = prng.chance(250);
       return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3",
-                    "lease_epoch", t.run_id, "stalled", bad},
+                    "lease_epoch", empty_stamp ? "" : t.run_id, "stalled", bad},
                    {"ZADD", active, "-1", "c"},
-                   {"EMQ.STALLED.CHECK", b, "5"}});
+                   {"EMQ.STALLED.CHECK", b, "5"},
+                   {"DEL", row}});
+    }
     case 3: {  // job z added, its row deleted (a ghost, as the checker knows it) and its
                // key made a zset: JOB refuses, ADD finds the key taken, CLAIM and the sweep
                // take z for a ghost, the lease verbs find no live lease
@@ -155,12 +197,26 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
     }
     case 4: {  // more than 100 jobs added and their rows deleted: ghosts in pending, which
                // one CLAIM removes, up to 1000 of them (EMQ §7), however few it claims
+      if (prng.chance(ghosts_1001_per_mille)) {
+        // 1001 ghosts, one past the bound: the CLAIM removes the 1000 lowest and leaves
+        // g1000. Their rows deleted first (to the checker's ledger a DEL makes an id a
+        // ghost) and then the ids put in pending by hand: three calls, where 1001 ADDs
+        // would cost a thousand checked calls and a history no shorter than that.
+        Call del{"DEL"}, zadd{"ZADD", pending};
+        for (int i = 0; i < 1001; ++i) {
+          const std::string id = "g" + std::to_string(i);
+          del.push_back(row_of(id));
+          zadd.push_back(std::to_string(i + 1));
+          zadd.push_back(id);
+        }
+        return then({del, zadd, {"EMQ.CLAIM", b, lease, "COUNT", "2"}});
+      }
       for (int i = 0; i < 101; ++i) calls.push_back({"EMQ.ADD", b, "g" + std::to_string(i), "p"});
       Call del{"DEL"};
       for (int i = 0; i < 101; ++i) del.push_back(row_of("g" + std::to_string(i)));
       return then({del, {"EMQ.CLAIM", b, lease, "COUNT", "2"}});
     }
-    default: {  // a set key holds a hash: every verb that reads it refuses (ADD reads
+    case 5: {  // a set key holds a hash: every verb that reads it refuses (ADD reads
                 // pending, not active: with only active wrong it would add, and the
                 // queue's next clearing would take a job from under the checker)
       const bool in_pending = prng.chance(500);
@@ -168,6 +224,21 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
                    pick(prng, {in_pending ? Call{"EMQ.ADD", b, "c", "p"} : Call{"EMQ.COMPLETE", b, "c", "1"},
                                {"EMQ.CLAIM", b, lease}, {"EMQ.STATS", b}, {"EMQ.STALLED.CHECK", b, "1"},
                                {"EMQ.EXTEND", b, "c", "1", lease}})});
+    }
+    default: {  // seq where INCR refuses (EMQ §6: the server's "ERR value is not an integer
+                // or out of range", before any write): at int64's top or not an integer; or
+                // one below the top, where one INCR works and the next refuses
+      static constexpr const char* seqs[] = {"9223372036854775807", "9223372036854775806", "x", "", "-0"};
+      const std::string value = seqs[prng.between(0, static_cast<std::int64_t>(std::size(seqs)) - 1)];
+      if (prng.chance(500)) {  // ADD; c's row deleted between, so the second ADD would add
+        return then({{"SET", seq, value}, {"EMQ.ADD", b, "c", "p"}, {"DEL", row}, {"EMQ.ADD", b, "c", "p"}});
+      }
+      // FAIL requeues under a live lease with failures below the budget: it INCRs seq too
+      return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3"},
+                   {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "c"},
+                   {"SET", seq, value},
+                   {"EMQ.FAIL", b, "c", "1", "r"},
+                   {"DEL", row}});
     }
   }
 }

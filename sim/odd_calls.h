@@ -40,8 +40,10 @@ std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& target);
 // with one defect an operator or a bug could leave, then one verb that must meet it (EMQ
 // §6): a row whose attempts, failures, max_failures or stalled is not a non-negative
 // integer (`ERR EMQ corrupt job row`), a row key or a set key of the wrong type
-// (`WRONGTYPE`). The calls in order; the first clears the queue's keys, so every setup
-// starts from nothing and the queue stays sound (each id in the one set its state names).
+// (`WRONGTYPE`), a seq that INCR refuses (at int64's top, or not an integer), or ghosts in
+// pending (101, or 1001: one past the most one CLAIM removes, EMQ §7). The calls in order;
+// the first clears the queue's keys, so every setup starts from nothing and the queue
+// stays sound (each id in the one set its state names).
 // Without these the fleet never meets a corrupt row or a wrong type, and a core that
 // misreads one passes every run.
 std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddTarget& target);

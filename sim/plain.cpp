@@ -154,6 +154,16 @@ Reply incr(SimServer& s, Args a) {
   return Reply::integer(*parse_int64(*s.data().string_at(a[1], wrong)));
 }
 
+// SET key value, without options (EX, NX, ...: a syntax error here, as for any word the
+// server does not know there): it replaces whatever the key held, of any type, as SET does.
+// Lets an operator or a scenario leave a `seq` INCR refuses (EMQ §6) or a row key that is
+// a string.
+Reply set(SimServer& s, Args a) {
+  if (a.size() != 3) return errors::error("ERR syntax error");
+  s.write({Kind::set, std::string(a[1]), std::string(a[2]), {}, 0});
+  return Reply::simple("OK");
+}
+
 Reply del(SimServer& s, Args a) {
   std::int64_t removed = 0;
   for (std::size_t i = 1; i < a.size(); ++i) {
@@ -179,6 +189,7 @@ constexpr std::array plain_table{
     PlainSpec{"zrange", -4, false, zrange},  PlainSpec{"zscore", 3, false, zscore},
     PlainSpec{"incr", 2, true, incr},        PlainSpec{"del", -2, true, del},
     PlainSpec{"type", 2, false, type},       PlainSpec{"exists", -2, false, exists},
+    PlainSpec{"set", -3, true, set},
 };
 
 const PlainSpec* find_plain(std::string_view name) {

@@ -1,5 +1,5 @@
 // Plain commands a scenario may send besides the EMQ verbs (shared spec SCENARIO.md):
-// HSET HGET HGETALL HDEL ZADD ZREM ZRANGE ZSCORE INCR DEL TYPE EXISTS, with the replies a
+// HSET HGET HGETALL HDEL ZADD ZREM ZRANGE ZSCORE INCR SET DEL TYPE EXISTS, with the replies a
 // RESP2 client sees from a real server, so scenarios can build rows as an older version
 // or a script would have left them, and the differential check can compare replies.
 #pragma once

@@ -239,6 +239,10 @@ class Runner {
   void on_resend(const Event& e);
   void on_sweep();
   void on_odd();
+  // What a corruption setup's verb meets on queue q (read from the dataset): the pending
+  // ids whose row is not a hash; whether seq is at int64's top, where INCR refuses.
+  std::size_t ghosts_in_pending(std::string_view q) const;
+  bool seq_at_top(std::string_view q) const;
   void on_fault(const Fault& f);
   void on_liveness();
   bool drained() const;
@@ -612,6 +616,25 @@ void Runner::on_sweep() {
   schedule(world_.true_ms() + plan_.sweep_interval_ms, EventKind::sweep);
 }
 
+std::size_t Runner::ghosts_in_pending(std::string_view q) const {
+  if (!valid_queue_name(q)) return 0;
+  const QueueKeys keys(q);
+  bool wrong = false;
+  const Keyspace::Zset* pending = world_.data().zset_at(keys.pending(), wrong);
+  std::size_t ghosts = 0;
+  if (pending) {
+    for (const auto& [score, member] : pending->order) ghosts += world_.data().type(keys.row(member)) != KeyType::hash;
+  }
+  return ghosts;
+}
+
+bool Runner::seq_at_top(std::string_view q) const {
+  if (!valid_queue_name(q)) return false;
+  bool wrong = false;
+  const std::string* seq = world_.data().string_at(QueueKeys(q).seq(), wrong);
+  return seq && *seq == "9223372036854775807";
+}
+
 void Runner::on_odd() {
   if (liveness_) return;  // a safety-phase client only
   const int job = static_cast<int>(world_.prng().between(1, plan_.jobs));
@@ -639,9 +662,12 @@ void Runner::on_odd() {
     for (const auto& c : calls) {
       argv_.clear();
       for (const std::string& arg : c) argv_.add(arg);
+      const std::size_t ghosts = c[0] == "EMQ.CLAIM" ? ghosts_in_pending(c[1]) : 0;
+      if ((c[0] == "EMQ.ADD" || c[0] == "EMQ.FAIL") && seq_at_top(c[1])) saw("add-or-fail-met-seq-at-top");
       const Reply& reply = call("x", argv_).reply;
-      if (calls.size() > 100 && c[0] == "EMQ.CLAIM" && reply.kind() == Reply::Kind::array) {
-        saw("claim-met-over-100-ghosts");
+      if (reply.kind() == Reply::Kind::array) {
+        if (ghosts > 100) saw("claim-met-over-100-ghosts");
+        if (ghosts > 1000) saw("claim-met-over-1000-ghosts");
       }
       if (reply.is_error() || (c[0] == "EMQ.ADD" && !(reply.kind() == Reply::Kind::integer && reply.as_integer() == 1))) break;
     }
@@ -896,7 +922,8 @@ const std::vector<std::string>& situation_names() {
       "claim-over-100-pending",      "sweep-over-100-expired", "claimed-empty-payload",
       "claimed-binary-payload",      "finished-with-empty-text", "finished-with-binary-text",
       "extends-repeated-live-pair",  "claim-deadline-one-past-bound", "corrupt-row-refused",
-      "wrong-type-refused",          "claim-met-over-100-ghosts"};
+      "wrong-type-refused",          "claim-met-over-100-ghosts", "claim-met-over-1000-ghosts",
+      "add-or-fail-met-seq-at-top"};
   return names;
 }
 

@@ -42,7 +42,8 @@ Ledger::Verb Ledger::classify(std::string_view name) {
     return Verb::other;  // STATS, JOB, EPOCH: readers
   }
   if (equals_ignore_case(name, "EVAL") || equals_ignore_case(name, "EVALSHA")) return Verb::script;
-  if (equals_ignore_case(name, "DEL")) return Verb::del;
+  // SET of a row key leaves a string where the row was: to the ledger, a DEL of the row
+  if (equals_ignore_case(name, "DEL") || equals_ignore_case(name, "SET")) return Verb::del;
   if (equals_ignore_case(name, "HSET")) return Verb::hset;
   return Verb::other;
 }
@@ -114,6 +115,10 @@ JobTruth& Ledger::adopt(std::uint32_t key, JobState state) {
   if (!slot.held) {
     // An unheld slot's job is a fresh JobTruth (see forget).
     slot.held = true;
+    if (slot.unheld_ghost) {
+      ghosts_.erase(slot.key);
+      slot.unheld_ghost = false;
+    }
     order_.insert(order_at(key), key);
     JobTruth& job = slot.job;
     job.queue = slot.key.first;
@@ -169,8 +174,8 @@ bool Ledger::decode(const CallRecord& c, Verb verb, Event& e) {
   };
   switch (verb) {
     case Verb::del:
-      // DEL takes any number of keys: each row among them is a ghost
-      for (std::size_t i = 1; i < c.argv.size(); ++i) {
+      // DEL takes any number of keys: each row among them is a ghost (SET takes one key)
+      for (std::size_t i = 1; i < (equals_ignore_case(c.argv[0], "SET") ? 2 : c.argv.size()); ++i) {
         if (const auto row = parse_row_key(c.argv[i])) add(row->queue, row->id);
       }
       break;
@@ -299,6 +304,7 @@ void Ledger::truncate(std::int64_t last_call) {
     Slot& slot = slots_[key];
     if (slot.held) forget(key);
     if (!ghosts_.empty()) ghosts_.erase(slot.key);
+    slot.unheld_ghost = false;
   }
   events_.resize(keep);
   items_.resize(kept_items);
@@ -318,7 +324,12 @@ void Ledger::model(const Event& e, std::uint32_t i) {
   switch (e.verb) {
     case Verb::del: {
       Slot& slot = slots_[item.key];
-      if (!slot.held) break;
+      if (!slot.held) {
+        // A row the ledger never held: its id is a ghost only if a plain ZADD puts it in a
+        // set by hand, and only until a job of that id is held (adopt).
+        if (ghosts_.insert(slot.key).second) slot.unheld_ghost = true;
+        break;
+      }
       forget(item.key);
       ghosts_.insert(slot.key);
       break;

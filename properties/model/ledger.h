@@ -11,8 +11,10 @@
 // the ledger's stamp names the sweeping incarnation (EMQ §5), whatever the run_ids are;
 // the checker's comparison is what catches a server that charged otherwise. Jobs never
 // seen added (rows a scenario built by hand) are adopted when an answer first names
-// them. Of the plain commands, two change the ledger: DEL of a row (the id becomes a
-// ghost) and HSET of `group` on a row (the job becomes a lane row). Of the scripts, the
+// them. Of the plain commands, three change the ledger: DEL of a row, or SET of a row key
+// (the id becomes a ghost; of an id the ledger does not hold, until it holds one: an
+// operator may then put the id in a set by hand, as a ghost from the start), and HSET of
+// `group` on a row (the job becomes a lane row). Of the scripts, the
 // scripted executor's (sim/executor_scripts.h, by EVALSHA digest or EVAL body) move jobs
 // as the verbs they stand for, with no stamp: claim.lua grants a lease (granted, not
 // stamp), extend.lua moves its deadline, complete.lua finishes it.
@@ -124,6 +126,7 @@ class Ledger {
     Key key;
     std::uint64_t hash = 0;  // hash(key), kept for growing table_
     bool held = false;       // the ledger holds this job
+    bool unheld_ghost = false;  // in ghosts_ by a DEL of its row while not held (model())
     JobTruth job;            // meaningful while held
   };
 
@@ -165,8 +168,8 @@ class Ledger {
   Jobs jobs() const { return Jobs(slots_.data(), &order_); }
   // Valid until the ledger next changes.
   const JobTruth* job(std::string_view queue, std::string_view id) const;
-  // Ids whose row a plain DEL removed while the id may still sit in a set: ghosts, which
-  // CLAIM and the sweep remove (EMQ §4, §5).
+  // Ids whose row a plain DEL (or SET) removed while the id may still sit in a set, or may
+  // be put in one by hand: ghosts, which CLAIM and the sweep remove (EMQ §4, §5).
   const std::set<Key, KeyLess>& ghosts() const { return ghosts_; }
   // Calls f(queue, id) for each job call `index` moved, as apply() read them from its argv
   // and reply (none when it moved none, or when a later call has been applied since): a

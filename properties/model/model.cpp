@@ -525,7 +525,9 @@ Expectation& Model::verb(std::string_view name, Args argv, const Context& ctx, E
         if (!h) {
           p.ghost = true;  // not a hash: removed, not claimed, not counted
           ++ghosts;
-          e.note += id + " was a ghost (removed, not counted); ";
+          // named up to ten (a CLAIM may remove a thousand: the note is for a reader)
+          if (ghosts <= 10) e.note += id + " was a ghost (removed, not counted); ";
+          if (ghosts == 11) e.note += "and more ghosts; ";
         } else {
           const auto att = counter(h, "attempts", 0, corrupt);
           if (!att) break;
@@ -883,11 +885,12 @@ Expectation& Model::plain(Args a, const Context& ctx, Expectation& e) {
     int arity;
     bool writes;
   };
-  static constexpr std::array<Spec, 12> table{{
+  static constexpr std::array<Spec, 13> table{{
       {"HSET", "hset", -4, true},     {"HGET", "hget", 3, false},   {"HGETALL", "hgetall", 2, false},
       {"HDEL", "hdel", -3, true},     {"ZADD", "zadd", -4, true},   {"ZRANGE", "zrange", -4, false},
       {"ZREM", "zrem", -3, true},     {"ZSCORE", "zscore", 3, false}, {"INCR", "incr", 2, true},
       {"DEL", "del", -2, true},       {"TYPE", "type", 2, false},   {"EXISTS", "exists", -2, false},
+      {"SET", "set", -3, true},
   }};
   const Spec* spec = nullptr;
   for (const Spec& s : table) {
@@ -1022,6 +1025,12 @@ Expectation& Model::plain(Args a, const Context& ctx, Expectation& e) {
     }
     e.writes = true;
     return answer(Reply::integer(d.incr(a[1])));
+  }
+  if (name == "SET") {  // SET key value (no options): replaces a key of any type
+    if (argc != 3) return answer(Reply::error("ERR syntax error"));
+    d.set(a[1], a[2]);
+    e.writes = true;
+    return answer(Reply::simple("OK"));
   }
   if (name == "DEL") {
     std::int64_t removed = 0;

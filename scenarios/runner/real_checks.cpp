@@ -114,8 +114,9 @@ void RealChecks::judge_sweep(const SweepBefore& before, const Reply& reply) {
 
 void RealChecks::track_ghosts(const Call& call, const Reply& reply) {
   const std::string verb = upper(call.argv[0]);
-  if (verb == "DEL") {
-    for (std::size_t i = 1; i < call.argv.size(); ++i) {
+  if (verb == "DEL" || verb == "SET") {  // SET of a row key leaves a string there: a ghost too
+    const std::size_t end = verb == "SET" ? std::min<std::size_t>(call.argv.size(), 2) : call.argv.size();
+    for (std::size_t i = 1; i < end; ++i) {
       for (const std::string& q : keys_.queues) {
         const std::string prefix = QueueKeys(q).row("");
         if (call.argv[i].starts_with(prefix)) ghosts_.insert({q, call.argv[i].substr(prefix.size())});

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -155,6 +156,16 @@ TEST(Keyspace, a_copy_owns_its_zsets) {
   EXPECT_EQ(moved.dump(), "\"z\" zset \"a\"@1 \"b\"@2\n");
   k.set("z", "s");  // a string over a zset: the box goes
   EXPECT_EQ(k.dump(), "\"z\" string \"s\"\n");
+}
+
+// The plain INCR refuses int64's top; a wrong core's write through the keyspace wraps to
+// the bottom (defined: through unsigned), which the model, having refused, does not hold.
+TEST(Keyspace, incr_at_the_top_of_int64_wraps_to_the_bottom) {
+  Keyspace k;
+  k.set("n", "9223372036854775807");
+  EXPECT_EQ(k.incr("n"), std::numeric_limits<std::int64_t>::min());
+  bool wrong = false;
+  EXPECT_EQ(*k.string_at("n", wrong), "-9223372036854775808");
 }
 
 TEST(Keyspace, incr_counts_from_an_absent_key) {

@@ -1,5 +1,5 @@
 // The plain commands of sim/plain.cpp (HSET HGET HGETALL HDEL ZADD ZREM ZRANGE ZSCORE INCR
-// DEL TYPE EXISTS) with the replies a RESP2 client sees from a real server, and the
+// SET DEL TYPE EXISTS) with the replies a RESP2 client sees from a real server, and the
 // server's answer to a command it does not know.
 #include <gtest/gtest.h>
 
@@ -36,10 +36,10 @@ struct PlainServer {
 
 TEST(PlainCommands, table_names_the_commands_scenarios_may_send) {
   for (auto name : {"HSET", "hget", "HGETALL", "HDEL", "ZADD", "ZREM", "ZRANGE", "ZSCORE",
-                    "INCR", "DEL", "TYPE", "EXISTS"}) {
+                    "INCR", "SET", "DEL", "TYPE", "EXISTS"}) {
     EXPECT_TRUE(is_plain_command(name)) << name;
   }
-  EXPECT_FALSE(is_plain_command("SET"));
+  EXPECT_FALSE(is_plain_command("GET"));
   EXPECT_FALSE(is_plain_command("EMQ.ADD"));
 }
 
@@ -139,6 +139,21 @@ TEST(PlainCommands, incr_counts_and_refuses_non_integers) {
   EXPECT_EQ(s.call({"INCR", "max"}), Err("ERR value is not an integer or out of range"));
   bool wrong = false;
   EXPECT_EQ(*s.data.string_at("max", wrong), "9223372036854775807");
+}
+
+// SET key value replaces a key of any type (a seq INCR refuses, a row key that is not a
+// hash); its options are not known here: a syntax error, and nothing written.
+TEST(PlainCommands, set_replaces_any_type_and_refuses_options) {
+  PlainServer s;
+  EXPECT_EQ(s.call({"SET", "seq", "9223372036854775807"}), Reply::simple("OK"));
+  EXPECT_EQ(s.call({"INCR", "seq"}), Err("ERR value is not an integer or out of range"));
+  ASSERT_EQ(s.call({"HSET", "row", "f", "v"}), Int(1));
+  EXPECT_EQ(s.call({"SET", "row", "x"}), Reply::simple("OK"));
+  EXPECT_EQ(s.call({"TYPE", "row"}), Reply::simple("string"));
+  const std::string before = s.data.dump();
+  EXPECT_EQ(s.call({"SET", "row", "y", "NX"}), Err("ERR syntax error"));
+  EXPECT_EQ(s.call({"SET", "row"}), Err("ERR wrong number of arguments for 'set' command"));
+  EXPECT_EQ(s.data.dump(), before);
 }
 
 TEST(PlainCommands, del_and_exists_count_their_keys) {

@@ -47,7 +47,7 @@ Call record(std::int64_t index, int incarnation, std::string actor, std::vector<
 }
 
 // A deterministic mix of every verb the ledger models, with answers that move jobs,
-// answers that do not, refusals, lower-case names and the plain DEL and HSET.
+// answers that do not, refusals, lower-case names and the plain DEL, SET and HSET.
 std::vector<Call> calls(std::uint64_t seed, int count) {
   std::uint64_t state = seed;
   auto next = [&](std::uint64_t n) {
@@ -102,7 +102,7 @@ std::vector<Call> calls(std::uint64_t seed, int count) {
                               Reply::integer(0), ids({}), Reply::integer(0), ids({})});
         break;
       case 7:
-        argv = {"DEL", row};
+        argv = next(3) == 0 ? std::vector<std::string>{"SET", row, "x"} : std::vector<std::string>{"DEL", row};
         break;
       case 8:
         argv = {"HSET", row, next(2) ? "group" : "note", "g"};
@@ -183,6 +183,29 @@ TEST(Ledger, a_claim_records_holder_token_and_lease) {
   ledger.truncate(3);
   EXPECT_NE(ledger.job("q", "j1"), nullptr);
   EXPECT_TRUE(ledger.ghosts().empty());
+}
+
+// SET of a row key is a DEL of the row to the ledger (its value is not a key). A DEL of a
+// row the ledger does not hold makes a ghost too (an operator may put the id in a set by
+// hand), until the ledger holds a job of that id; a held job's ghost stays one.
+TEST(Ledger, a_set_or_a_del_of_a_row_makes_a_ghost_even_of_an_unheld_id) {
+  Ledger ledger;
+  ledger.apply(record(1, 1, "p", {"EMQ.ADD", "q", "j1", "x"}, Reply::integer(1))->rec);
+  ledger.apply(record(2, 1, "op", {"set", "emq:{q}:job:j1", "emq:{q}:job:j2"}, Reply::simple("OK"))->rec);
+  EXPECT_EQ(ledger.job("q", "j1"), nullptr);
+  EXPECT_TRUE(ledger.ghosts().contains({"q", "j1"}));
+  EXPECT_FALSE(ledger.ghosts().contains({"q", "j2"}));
+  ledger.apply(record(3, 1, "op", {"DEL", "emq:{q}:job:g0", "emq:{q}:job:g1"}, Reply::integer(0))->rec);
+  EXPECT_TRUE(ledger.ghosts().contains({"q", "g0"}));
+  EXPECT_TRUE(ledger.ghosts().contains({"q", "g1"}));
+  ledger.apply(record(4, 1, "p", {"EMQ.ADD", "q", "g0", "x"}, Reply::integer(1))->rec);
+  ledger.apply(record(5, 1, "p", {"EMQ.ADD", "q", "j1", "x"}, Reply::integer(1))->rec);
+  EXPECT_FALSE(ledger.ghosts().contains({"q", "g0"}));  // held now: a job like any other
+  EXPECT_TRUE(ledger.ghosts().contains({"q", "g1"}));
+  EXPECT_TRUE(ledger.ghosts().contains({"q", "j1"}));   // its id may still sit in a set
+  ledger.truncate(3);
+  EXPECT_TRUE(ledger.ghosts().contains({"q", "g0"}));
+  EXPECT_EQ(ledger.job("q", "g0"), nullptr);
 }
 
 // The scripted executor's calls (bench/scripts/*.lua, by EVALSHA digest or EVAL body) move

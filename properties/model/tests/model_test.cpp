@@ -306,7 +306,30 @@ TEST_F(EmqModel, plain_commands_act_as_the_server_does) {
   EXPECT_EQ(reply({"ZRANGE", "z", "0", "-1", "WITHSCORES"}), A({B("m"), B("1")}));
   EXPECT_EQ(reply({"DEL", "k", "nope"}), I(1));
   EXPECT_EQ(reply({"INCR", "z"}), E("WRONGTYPE Operation against a key holding the wrong kind of value"));
+  EXPECT_EQ(reply({"SET", "z", "7"}), Reply::simple("OK"));  // over a zset: any type goes
+  EXPECT_EQ(reply({"TYPE", "z"}), Reply::simple("string"));
+  EXPECT_EQ(reply({"SET", "z", "8", "NX"}), E("ERR syntax error"));
   EXPECT_EQ(reply({"NOPE"}), E("ERR unknown command 'NOPE', with args beginning with: "));
+}
+
+// §6: a seq that INCR refuses refuses ADD and FAIL's requeue, before any write; one below
+// int64's top still adds, at that score.
+TEST_F(EmqModel, a_seq_incr_refuses_refuses_add_and_the_requeue) {
+  const std::string seq = seq_key("q");
+  const Reply not_integer = E("ERR value is not an integer or out of range");
+  for (std::string_view value : {"9223372036854775807", "x", ""}) {
+    ASSERT_EQ(reply({"SET", seq, value}), Reply::simple("OK"));
+    const std::string before = m.data().dump();
+    EXPECT_EQ(reply({"EMQ.ADD", "q", "j1", "p"}), not_integer) << value;
+    EXPECT_EQ(m.data().dump(), before);
+  }
+  ASSERT_EQ(reply({"SET", seq, "9223372036854775806"}), Reply::simple("OK"));
+  EXPECT_EQ(reply({"EMQ.ADD", "q", "j1", "p"}), I(1));
+  EXPECT_EQ(zset(pending_key("q")), "j1@9.2233720368547758e+18");
+  ASSERT_EQ(reply({"EMQ.CLAIM", "q", "1000"}).items().size(), 1u);
+  const std::string before = m.data().dump();
+  EXPECT_EQ(reply({"EMQ.FAIL", "q", "j1", "1", "r"}), not_integer);
+  EXPECT_EQ(m.data().dump(), before);
 }
 
 // Scripts (the scripted executor's path): EVAL runs on the model's own dataset through its

@@ -113,7 +113,7 @@ TEST(ParseError, unknown_line_start) {
 
 TEST(ParseError, unknown_verb_or_bad_client) {
   expect_step_refused("at 0 a: EMQ.NOPE q", 9, "expected an EMQ verb or a plain command");
-  expect_step_refused("at 0 a: SET k v", 9, "found 'SET'");
+  expect_step_refused("at 0 a: GET k", 9, "found 'GET'");
   expect_step_refused("at 0 a:", 8, "found the end of the line");
   expect_step_refused("at 0 a: \"EMQ.ADD\" q j p", 9, "expected an EMQ verb");
   expect_step_refused("at 0 a:b: EMQ.ADD q j p", 6,

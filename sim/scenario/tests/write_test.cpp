@@ -122,8 +122,8 @@ TEST(Write, defects_are_named_with_their_step) {
   std::get<Call>(s.steps[0].action).client = "a:b";
   EXPECT_NE(find_defect(s), std::nullopt);
   s = spec_scenario();
-  std::get<Call>(s.steps[0].action).argv = {"SET", "k", "v"};
-  EXPECT_EQ(find_defect(s), "step 1: unknown verb SET");
+  std::get<Call>(s.steps[0].action).argv = {"GET", "k"};
+  EXPECT_EQ(find_defect(s), "step 1: unknown verb GET");
   s = spec_scenario();
   std::get<CheckRow>(s.steps[4].action).fields.push_back({"state", "done"});
   EXPECT_EQ(find_defect(s), "step 5: a row check names a field twice");
