@@ -29,7 +29,7 @@ std::string_view queue_of_pending_key(std::string_view key) {
 
 // Through the model's table of the spec's verbs (verb_name), whatever the case; not the
 // core's command table, which a wrong core would move the ledger with. Of the plain
-// commands only DEL and HSET move the model.
+// commands only DEL, SET and HSET move the model.
 Ledger::Verb Ledger::classify(std::string_view name) {
   if (const std::string_view verb = verb_name(name); !verb.empty()) {
     if (verb == "EMQ.ADD") return Verb::add;
@@ -42,8 +42,8 @@ Ledger::Verb Ledger::classify(std::string_view name) {
     return Verb::other;  // STATS, JOB, EPOCH: readers
   }
   if (equals_ignore_case(name, "EVAL") || equals_ignore_case(name, "EVALSHA")) return Verb::script;
-  // SET of a row key leaves a string where the row was: to the ledger, a DEL of the row
-  if (equals_ignore_case(name, "DEL") || equals_ignore_case(name, "SET")) return Verb::del;
+  if (equals_ignore_case(name, "DEL")) return Verb::del;
+  if (equals_ignore_case(name, "SET")) return Verb::set;
   if (equals_ignore_case(name, "HSET")) return Verb::hset;
   return Verb::other;
 }
@@ -174,10 +174,14 @@ bool Ledger::decode(const CallRecord& c, Verb verb, Event& e) {
   };
   switch (verb) {
     case Verb::del:
-      // DEL takes any number of keys: each row among them is a ghost (SET takes one key)
-      for (std::size_t i = 1; i < (equals_ignore_case(c.argv[0], "SET") ? 2 : c.argv.size()); ++i) {
+      // DEL takes any number of keys: each row among them is a ghost
+      for (std::size_t i = 1; i < c.argv.size(); ++i) {
         if (const auto row = parse_row_key(c.argv[i])) add(row->queue, row->id);
       }
+      break;
+    case Verb::set:
+      // SET key value: a row key left holding a string is a ghost's, as after a DEL
+      if (const auto row = parse_row_key(c.argv[1])) add(row->queue, row->id);
       break;
     case Verb::hset: {
       // an HSET answering 0 wrote no new field: the ledger has always let it be
@@ -322,7 +326,8 @@ void Ledger::model(const Event& e, std::uint32_t i) {
   };
   const Item& item = items_[i];
   switch (e.verb) {
-    case Verb::del: {
+    case Verb::del:
+    case Verb::set: {
       Slot& slot = slots_[item.key];
       if (!slot.held) {
         // A row the ledger never held: its id is a ghost only if a plain ZADD puts it in a

@@ -190,7 +190,7 @@ class Ledger {
 
  private:
   enum class Verb : std::uint8_t {
-    other, add, claim, extend, extends, complete, fail, sweep, del, hset,
+    other, add, claim, extend, extends, complete, fail, sweep, del, set, hset,
     script,  // EVAL or EVALSHA, until decode() knows which of the three below it ran
     script_claim, script_extend, script_complete
   };
