@@ -1,6 +1,7 @@
 #include "properties/checker.h"
 
 #include <algorithm>
+#include <set>
 
 #include "core/args.h"
 #include "core/epoch.h"

@@ -211,9 +211,12 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
         }
         return then({del, zadd, {"EMQ.CLAIM", b, lease, "COUNT", "2"}});
       }
-      for (int i = 0; i < 101; ++i) calls.push_back({"EMQ.ADD", b, "g" + std::to_string(i), "p"});
       Call del{"DEL"};
-      for (int i = 0; i < 101; ++i) del.push_back(row_of("g" + std::to_string(i)));
+      for (int i = 0; i < 101; ++i) {
+        const std::string id = "g" + std::to_string(i);
+        calls.push_back({"EMQ.ADD", b, id, "p"});
+        del.push_back(row_of(id));
+      }
       return then({del, {"EMQ.CLAIM", b, lease, "COUNT", "2"}});
     }
     case 5: {  // a set key holds a hash: every verb that reads it refuses (ADD reads
