@@ -12,6 +12,7 @@ namespace trafikey::properties {
 
 using sim::CallRecord;
 using model::JobTruth;
+using model::EmqVerb;
 using sim::Keyspace;
 using sim::World;
 
@@ -238,24 +239,24 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
   sweep_.ledger.clear();
   // The verb as the model names it (the spec's spelling), once for both halves of the
   // judgement.
-  verb_ = argv.empty() ? std::string_view{} : model::verb_name(argv[0]);
+  verb_ = argv.empty() ? EmqVerb::none : model::verb_of(argv[0]);
   if (argv.size() < 2 || !valid_queue_name(argv[1])) return;
   if (argv[0].size() < 4 || !equals_ignore_case(argv[0].substr(0, 4), "EMQ.")) return;
   const std::string_view q = argv[1];
   // a queue first seen: its jobs (a scenario may have written some by hand) judged whole
-  if (!queues_.contains(q)) {
-    queues_.try_emplace(std::string(q), q);
+  if (!known_queue(q)) {
+    last_queue_ = &*queues_.try_emplace(std::string(q), q).first;
     new_queue_ = true;
   }
   const auto& ledger = model_.ledger();
   auto remember = [&](std::string_view id) {
     if (const JobTruth* job = ledger.job(q, id)) before_jobs_.emplace_back(std::string(id), seen(*job));
   };
-  if (verb_ == "EMQ.EXTEND" || verb_ == "EMQ.COMPLETE" || verb_ == "EMQ.FAIL") {
+  if (verb_ == EmqVerb::extend || verb_ == EmqVerb::complete || verb_ == EmqVerb::fail) {
     if (argv.size() > 2) remember(argv[2]);
-  } else if (verb_ == "EMQ.EXTENDS") {
+  } else if (verb_ == EmqVerb::extends) {
     for (std::size_t i = 3; i < argv.size(); i += 2) remember(argv[i]);
-  } else if (verb_ == "EMQ.STALLED.CHECK" && world.module_loaded()) {
+  } else if (verb_ == EmqVerb::sweep && world.module_loaded()) {
     sweep_.queue = q;
     sweep_.max_stalled = argv.size() > 2 ? parse_int64(argv[2]).value_or(0) : 0;
     sweep_.limit = 1000;
@@ -293,8 +294,10 @@ void Checker::after_call(const World& world, const CallRecord& call) {
   model_.settle(call, expect_, accepted_);
   // The verb as before_call found it (the spec's spelling), not an upper-cased copy
   // compared with each name.
-  const auto is = [&](std::string_view name) { return verb_ == name; };
-  const auto verb = [&] { return !verb_.empty() ? std::string(verb_) : upper(call.argv.empty() ? "" : call.argv[0]); };
+  const auto is = [&](EmqVerb v) { return verb_ == v; };
+  const auto verb = [&] {
+    return verb_ != EmqVerb::none ? std::string(model::verb_name(verb_)) : upper(call.argv.empty() ? "" : call.argv[0]);
+  };
   const Reply& r = call.reply;
   // verb.atomic: a refusal writes nothing; neither does a "not live"/"exists" 0.
   judge(id_of("verb.atomic"));
@@ -303,8 +306,8 @@ void Checker::after_call(const World& world, const CallRecord& call) {
                                    std::to_string(call.writes) + " time(s)");
   }
   const bool zero = r.kind() == Reply::Kind::integer && r.as_integer() == 0 &&
-                    (is("EMQ.ADD") || is("EMQ.EXTEND") || is("EMQ.COMPLETE") || is("EMQ.FAIL"));
-  const bool all_zero = r.kind() == Reply::Kind::array && is("EMQ.EXTENDS") &&
+                    (is(EmqVerb::add) || is(EmqVerb::extend) || is(EmqVerb::complete) || is(EmqVerb::fail));
+  const bool all_zero = r.kind() == Reply::Kind::array && is(EmqVerb::extends) &&
                         std::all_of(r.items().begin(), r.items().end(),
                                     [](const Reply& x) { return x.as_integer() == 0; });
   if ((zero || all_zero) && call.writes != 0) {
@@ -313,11 +316,11 @@ void Checker::after_call(const World& world, const CallRecord& call) {
   }
 
   if (world.module_loaded() && !r.is_error() && call.argv.size() >= 2) {
-    if (is("EMQ.STALLED.CHECK")) check_sweep(world, call);
-    if (is("EMQ.EXTEND") || is("EMQ.EXTENDS") || is("EMQ.COMPLETE") || is("EMQ.FAIL")) {
+    if (is(EmqVerb::sweep)) check_sweep(world, call);
+    if (is(EmqVerb::extend) || is(EmqVerb::extends) || is(EmqVerb::complete) || is(EmqVerb::fail)) {
       check_lease_verb(world, call);
     }
-    if (is("EMQ.CLAIM") && r.kind() == Reply::Kind::array) {
+    if (is(EmqVerb::claim) && r.kind() == Reply::Kind::array) {
       judge(id_of("queue.fence"));
       for (const Reply& claimed : r.items()) {
         if (claimed.items().size() != 3) continue;
@@ -813,6 +816,14 @@ void Checker::at_phase(const World& world, std::string_view name) {
 
 // ---- the whole keyspace, and the jobs one call touched
 
+std::pair<const std::string, Checker::QueueState>* Checker::known_queue(std::string_view q) {
+  if (last_queue_ && last_queue_->first == q) return last_queue_;
+  auto it = queues_.find(q);
+  if (it == queues_.end()) return nullptr;
+  last_queue_ = &*it;
+  return last_queue_;
+}
+
 void Checker::check_state(const World& world) {
   judge(id_of("queue.conserve"));
   judge(id_of("epoch.stamp"));
@@ -853,8 +864,8 @@ void Checker::check_touched(const World& world) {
       of_queue.push_back(ids[i].second);
       of_jobs.push_back(touched_jobs_[i]);
     }
-    auto known = queues_.find(q);
-    if (known == queues_.end()) continue;  // not a queue of this history's verbs
+    auto* known = known_queue(q);
+    if (!known) continue;  // not a queue of this history's verbs
     check_queue(world, known->first, known->second, all ? nullptr : &of_queue, &of_jobs);
   }
 }

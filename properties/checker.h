@@ -205,6 +205,10 @@ class Checker final : public sim::WorldObserver {
   StateGraph graph_;
   // The queues the history has touched, in name order (check_state's order).
   std::map<std::string, QueueState, std::less<>> queues_;
+  // queues_'s entry of `q` (null: none). Most calls name the queue the call before did: the
+  // last answer is kept (a map's entries stay where they are).
+  std::pair<const std::string, QueueState>* known_queue(std::string_view q);
+  std::pair<const std::string, QueueState>* last_queue_ = nullptr;
   // Snapshot taken in before_call for the call being judged.
   std::vector<std::pair<std::string, JobSeen>> before_jobs_;  // lease verbs: the model's view
   // The highest token granted, by job, keyed "queue\0id": one string, looked up through
@@ -231,7 +235,7 @@ class Checker final : public sim::WorldObserver {
   bool started_ = false;  // the first start judges everything
   bool whole_at_starts_ = false;
   const sim::CallRecord* current_ = nullptr;
-  std::string_view verb_;  // the call's verb as the spec spells it (before_call); "": none
+  model::EmqVerb verb_ = model::EmqVerb::none;  // the call's verb (before_call)
   // The call being judged: the journals' positions before it, and what it touched.
   std::int64_t server_from_ = -1, model_from_ = -1;
   Touched touched_;

@@ -31,15 +31,16 @@ std::string_view queue_of_pending_key(std::string_view key) {
 // core's command table, which a wrong core would move the ledger with. Of the plain
 // commands only DEL, SET and HSET move the model.
 Ledger::Verb Ledger::classify(std::string_view name) {
-  if (const std::string_view verb = verb_name(name); !verb.empty()) {
-    if (verb == "EMQ.ADD") return Verb::add;
-    if (verb == "EMQ.CLAIM") return Verb::claim;
-    if (verb == "EMQ.EXTEND") return Verb::extend;
-    if (verb == "EMQ.EXTENDS") return Verb::extends;
-    if (verb == "EMQ.COMPLETE") return Verb::complete;
-    if (verb == "EMQ.FAIL") return Verb::fail;
-    if (verb == "EMQ.STALLED.CHECK") return Verb::sweep;
-    return Verb::other;  // STATS, JOB, EPOCH: readers
+  switch (verb_of(name)) {
+    case EmqVerb::add: return Verb::add;
+    case EmqVerb::claim: return Verb::claim;
+    case EmqVerb::extend: return Verb::extend;
+    case EmqVerb::extends: return Verb::extends;
+    case EmqVerb::complete: return Verb::complete;
+    case EmqVerb::fail: return Verb::fail;
+    case EmqVerb::sweep: return Verb::sweep;
+    case EmqVerb::stats: case EmqVerb::job: case EmqVerb::epoch: return Verb::other;  // readers
+    case EmqVerb::none: break;
   }
   if (equals_ignore_case(name, "EVAL") || equals_ignore_case(name, "EVALSHA")) return Verb::script;
   if (equals_ignore_case(name, "DEL")) return Verb::del;

@@ -379,20 +379,24 @@ const Model::QueueNames& Model::names_of(std::string_view q) {
 }
 
 namespace {
-constexpr std::array<std::string_view, 10> verb_names{
-    "EMQ.ADD", "EMQ.CLAIM", "EMQ.EXTEND", "EMQ.EXTENDS", "EMQ.COMPLETE",
+// In EmqVerb's order, after none.
+constexpr std::array<std::string_view, 11> verb_names{
+    "", "EMQ.ADD", "EMQ.CLAIM", "EMQ.EXTEND", "EMQ.EXTENDS", "EMQ.COMPLETE",
     "EMQ.FAIL", "EMQ.STALLED.CHECK", "EMQ.STATS", "EMQ.JOB", "EMQ.EPOCH"};
 }  // namespace
 
-std::string_view verb_name(std::string_view word) {
-  // asked three times a call (the model, the checker, the ledger): names of other lengths
-  // are passed over by their length alone
-  if (word.size() < 7 || word.size() > 17) return {};
-  for (std::string_view v : verb_names) {
-    if (v.size() == word.size() && equals_ignore_case(word, v)) return v;
+EmqVerb verb_of(std::string_view word) {
+  // names of other lengths are passed over by their length alone
+  if (word.size() < 7 || word.size() > 17) return EmqVerb::none;
+  for (std::size_t i = 1; i < verb_names.size(); ++i) {
+    if (verb_names[i].size() == word.size() && equals_ignore_case(word, verb_names[i])) {
+      return static_cast<EmqVerb>(i);
+    }
   }
-  return {};
+  return EmqVerb::none;
 }
+
+std::string_view verb_name(EmqVerb verb) { return verb_names[static_cast<std::size_t>(verb)]; }
 
 Expectation Model::call(Args argv, const Context& ctx) {
   Expectation e;
@@ -412,7 +416,7 @@ void Model::call(Args argv, const Context& ctx, Expectation& e) {
   }
   if (argv[0].size() >= 4 && equals_ignore_case(argv[0].substr(0, 4), "EMQ.")) {
     // §2: a process whose epoch did not load serves no EMQ verb.
-    if (const std::string_view name = verb_name(argv[0]); ctx.module_loaded && !name.empty()) {
+    if (const EmqVerb name = verb_of(argv[0]); ctx.module_loaded && name != EmqVerb::none) {
       verb(name, argv, ctx, e);
       return;
     }
@@ -423,7 +427,7 @@ void Model::call(Args argv, const Context& ctx, Expectation& e) {
   plain(argv, ctx, e);
 }
 
-Expectation& Model::verb(std::string_view name, Args argv, const Context& ctx, Expectation& e) {
+Expectation& Model::verb(EmqVerb name, Args argv, const Context& ctx, Expectation& e) {
   const std::int64_t now = ctx.now_ms;
   const auto argc = argv.size();
   Refusals r;
@@ -441,7 +445,7 @@ Expectation& Model::verb(std::string_view name, Args argv, const Context& ctx, E
     if (!ctx.writable) r.add(e_fence);
   };
 
-  if (name == "EMQ.EPOCH") {  // §4: the cached run_id
+  if (name == EmqVerb::epoch) {  // §4: the cached run_id
     if (!arity(argc == 1)) return refused();
     e.replies.push_back(Reply::bulk(ctx.run_id));
     return e;
@@ -466,7 +470,7 @@ Expectation& Model::verb(std::string_view name, Args argv, const Context& ctx, E
   Keyspace& d = data_;
 
   // ---- EMQ.ADD q id payload [MAXFAILURES n]
-  if (name == "EMQ.ADD") {
+  if (name == EmqVerb::add) {
     if (!arity(argc >= 4)) return refused();
     id_arg(argv[2]);
     const std::int64_t max_failures = option(r, argv.subspan(4), "MAXFAILURES", 1, 1000000, 3);
@@ -498,7 +502,7 @@ Expectation& Model::verb(std::string_view name, Args argv, const Context& ctx, E
   }
 
   // ---- EMQ.CLAIM q lease_ms [COUNT n]
-  if (name == "EMQ.CLAIM") {
+  if (name == EmqVerb::claim) {
     if (!arity(argc >= 3)) return refused();
     const auto lease_ms = ranged(r, argv[2], 1, score_limit);
     const std::int64_t count = option(r, argv.subspan(3), "COUNT", 1, 1000, 1);
@@ -567,7 +571,7 @@ Expectation& Model::verb(std::string_view name, Args argv, const Context& ctx, E
   }
 
   // ---- EMQ.EXTEND q id attempts lease_ms
-  if (name == "EMQ.EXTEND") {
+  if (name == EmqVerb::extend) {
     if (!arity(argc == 5)) return refused();
     id_arg(argv[2]);
     const auto token = ranged(r, argv[3], 1, i64_max);
@@ -598,7 +602,7 @@ Expectation& Model::verb(std::string_view name, Args argv, const Context& ctx, E
   }
 
   // ---- EMQ.EXTENDS q lease_ms id attempts [id attempts ...]
-  if (name == "EMQ.EXTENDS") {
+  if (name == EmqVerb::extends) {
     if (!arity(argc >= 5 && (argc - 3) % 2 == 0 && (argc - 3) / 2 <= 1000)) return refused();
     const auto lease_ms = ranged(r, argv[2], 1, score_limit);
     std::vector<std::int64_t> tokens;
@@ -640,7 +644,7 @@ Expectation& Model::verb(std::string_view name, Args argv, const Context& ctx, E
   }
 
   // ---- EMQ.COMPLETE q id attempts [result]
-  if (name == "EMQ.COMPLETE") {
+  if (name == EmqVerb::complete) {
     if (!arity(argc == 4 || argc == 5)) return refused();
     id_arg(argv[2]);
     const auto token = ranged(r, argv[3], 1, i64_max);
@@ -666,7 +670,7 @@ Expectation& Model::verb(std::string_view name, Args argv, const Context& ctx, E
   }
 
   // ---- EMQ.FAIL q id attempts reason
-  if (name == "EMQ.FAIL") {
+  if (name == EmqVerb::fail) {
     if (!arity(argc == 5)) return refused();
     id_arg(argv[2]);
     const auto token = ranged(r, argv[3], 1, i64_max);
@@ -716,7 +720,7 @@ Expectation& Model::verb(std::string_view name, Args argv, const Context& ctx, E
   }
 
   // ---- EMQ.STALLED.CHECK q max_stalled [LIMIT n]   (§5)
-  if (name == "EMQ.STALLED.CHECK") {
+  if (name == EmqVerb::sweep) {
     if (!arity(argc >= 3)) return refused();
     const auto max_stalled = ranged(r, argv[2], 1, 1000000);
     const std::int64_t limit = option(r, argv.subspan(3), "LIMIT", 1, 10000, 1000);
@@ -812,7 +816,7 @@ Expectation& Model::verb(std::string_view name, Args argv, const Context& ctx, E
   }
 
   // ---- EMQ.STATS q (read-only)
-  if (name == "EMQ.STATS") {
+  if (name == EmqVerb::stats) {
     if (!arity(argc == 2)) return refused();
     if (r.any()) return refused();
     expect_types(r, d, {pending, active, done, dead});
@@ -827,7 +831,7 @@ Expectation& Model::verb(std::string_view name, Args argv, const Context& ctx, E
   }
 
   // ---- EMQ.JOB q id (read-only): fields sorted by name, or nil
-  if (name == "EMQ.JOB") {
+  if (name == EmqVerb::job) {
     if (!arity(argc == 3)) return refused();
     id_arg(argv[2]);
     if (r.any()) return refused();

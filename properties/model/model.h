@@ -54,10 +54,15 @@ std::string dead_key(std::string_view q);
 std::string seq_key(std::string_view q);
 std::string row_key(std::string_view q, std::string_view id);
 
-// §4: the verb `word` names, as the page spells it ("EMQ.CLAIM" for "emq.claim"), whatever
-// its case; "" when it names none. The checker's as well: the core's command table would
-// move the harness with a core that got it wrong.
-std::string_view verb_name(std::string_view word);
+// §4's verbs. The checker's and the ledger's as well: the core's command table would move
+// the harness with a core that got it wrong.
+enum class EmqVerb : std::uint8_t { none, add, claim, extend, extends, complete, fail, sweep, stats, job, epoch };
+// The verb `word` names, whatever its case (none: no verb of the page). Found once per call
+// and passed on as this: the model, the ledger and the checker each tested the call's name
+// against the spec's names, a string compare each, several times a call.
+EmqVerb verb_of(std::string_view word);
+// As the page spells it ("EMQ.CLAIM"); "" for none.
+std::string_view verb_name(EmqVerb verb);
 
 // §2: a run_id the module loads with is exactly 40 characters of 0-9a-f (the checker's
 // oracle for epoch.load; sim/run_id.h spells it from the page, not from the core).
@@ -129,8 +134,8 @@ class Model {
 
  private:
   // Each fills `e` (empty on entry) and returns it.
-  // name: the verb as the spec spells it (argv[0] in any case)
-  Expectation& verb(std::string_view name, Args argv, const Context& ctx, Expectation& e);
+  // name: the verb argv[0] names (in any case)
+  Expectation& verb(EmqVerb name, Args argv, const Context& ctx, Expectation& e);
   Expectation& plain(Args argv, const Context& ctx, Expectation& e);
   Expectation& script(Args argv, const Context& ctx, Expectation& e);
 
