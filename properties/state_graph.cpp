@@ -1,5 +1,7 @@
 #include "properties/state_graph.h"
 
+#include <array>
+
 #include <boost/graph/adjacency_list.hpp>
 
 namespace trafikey::properties {
@@ -23,13 +25,25 @@ std::size_t slot(JobState from, JobState to) {
   return static_cast<std::size_t>(from) * all_job_states.size() + static_cast<std::size_t>(to);
 }
 
+// The graph's edges as a matrix, read off it once: the checker asks for an edge on every
+// call, and boost::edge's answer built a descriptor through an allocation each time.
+const std::array<bool, all_job_states.size() * all_job_states.size()>& edge_matrix() {
+  static const auto matrix = [] {
+    std::array<bool, all_job_states.size() * all_job_states.size()> m{};
+    const Graph& g = the_graph();
+    for (auto [e, end] = boost::edges(g); e != end; ++e) {
+      m[boost::source(*e, g) * all_job_states.size() + boost::target(*e, g)] = true;
+    }
+    return m;
+  }();
+  return matrix;
+}
+
 }  // namespace
 
-StateGraph::StateGraph() { the_graph(); }
+StateGraph::StateGraph() { edge_matrix(); }
 
-bool StateGraph::allowed(JobState from, JobState to) const {
-  return boost::edge(static_cast<std::size_t>(from), static_cast<std::size_t>(to), the_graph()).second;
-}
+bool StateGraph::allowed(JobState from, JobState to) const { return edge_matrix()[slot(from, to)]; }
 
 bool StateGraph::observe(JobState from, JobState to) {
   if (!allowed(from, to)) return false;

@@ -3,11 +3,14 @@
 // the whole scan made, with no false alarm from the transitions and tokens it carries over.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <string>
 #include <vector>
 
 #include "properties/checked_run.h"
 #include "properties/checker.h"
+#include "properties/state_graph.h"
 #include "sim/plan.h"
 
 namespace trafikey::properties {
@@ -63,6 +66,27 @@ TEST(Checker, a_start_judges_what_its_rollback_took_back_and_agrees_with_the_who
   }
   // the rollback path ran (everysec, snapshot and failovers lose calls)
   EXPECT_GT(lost_calls_seen, 100) << lost_calls_seen;
+}
+
+// The checker's state graph: exactly INVARIANTS.md's four edges (queue.transitions), every
+// other pair of states refused, and only edges counted.
+TEST(StateGraph, allows_exactly_the_four_edges_and_counts_only_them) {
+  StateGraph graph;
+  int allowed = 0;
+  for (const JobState from : all_job_states) {
+    for (const JobState to : all_job_states) {
+      const bool edge = std::find(allowed_transitions.begin(), allowed_transitions.end(),
+                                  std::pair(from, to)) != allowed_transitions.end();
+      EXPECT_EQ(graph.allowed(from, to), edge) << transition_name(from, to);
+      EXPECT_EQ(graph.observe(from, to), edge) << transition_name(from, to);
+      allowed += edge ? 1 : 0;
+    }
+  }
+  EXPECT_EQ(allowed, 4);
+  EXPECT_TRUE(graph.observe(JobState::active, JobState::done));
+  EXPECT_EQ(graph.count(JobState::active, JobState::done), 2);
+  EXPECT_EQ(graph.count(JobState::done, JobState::active), 0);
+  EXPECT_EQ(graph.counts().at("pending->active"), 1);
 }
 
 // What a terminal or a text file gets: one line, printable, every byte still told apart.
