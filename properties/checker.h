@@ -2,10 +2,12 @@
 //
 // Attached to a World as its observer, the checker compares the server (its rows and
 // sets, its replies) with the model (properties/model/: its dataset, and its ledger of
-// each job's leases and moves, the one ground truth) after every call and after every start of a server process: over the whole keyspace at each start,
-// phase boundary and the end, and after a call over the jobs and keys that call touched
-// (its argv, its reply, and what the server and the model wrote, read from their
-// keyspaces' journals), which is all a call can change.
+// each job's leases and moves, the one ground truth) after every call and after every
+// start of a server process: over every job at the first start and the end (the whole
+// keyspace against the model's at each phase boundary too), after a call over the jobs
+// and keys that call touched (its argv, its reply, and what the server and the model
+// wrote, read from their keyspaces' journals), which is all a call can change, and at a
+// later start over what its rollback took back.
 // A broken invariant becomes a Violation naming the invariant id, the step (call index
 // and history line) and the facts, e.g.
 //   epoch.exempt at call 41 (history line 57): lease of j3 (token 2), granted by
@@ -70,9 +72,10 @@ class Checker final : public sim::WorldObserver {
   // with_model false: verb.model not judged (the bench's measure of what comparing costs);
   // the model still runs, as its ledger is the ground truth every other invariant reads
   explicit Checker(bool with_model) : with_model_(with_model) {}
-  // whole_at_starts: every start judges every job and key, not only what its rollback took
-  // back (see after_start): the cross-check the tests run both ways.
-  Checker(bool with_model, bool whole_at_starts) : whole_at_starts_(whole_at_starts), with_model_(with_model) {}
+  // whole_scans: every start judges every job and key, not only what its rollback took
+  // back (see after_start), and so does every phase boundary, not only the end (at_phase):
+  // the cross-check the tests run both ways.
+  Checker(bool with_model, bool whole_scans) : whole_scans_(whole_scans), with_model_(with_model) {}
 
   void before_call(const sim::World& world, std::string_view actor, Args argv) override;
   void after_call(const sim::World& world, const sim::CallRecord& call) override;
@@ -82,9 +85,10 @@ class Checker final : public sim::WorldObserver {
   void at_phase(const sim::World& world, std::string_view name) override;
 
   // The whole-keyspace checks (conserve, stamp, budget), over every job of every queue:
-  // run at each start of a process, at each phase boundary and at the end (and by a
-  // scenario's `check invariants`). After a call the same checks run on the jobs the call
-  // touched only (see Touched): nothing else can have changed.
+  // run at the first start of a process and at the end (and by a scenario's `check
+  // invariants`). After a call the same checks run on the jobs the call touched only (see
+  // Touched), and at a later start on what its rollback took back: nothing else can have
+  // changed.
   void check_state(const sim::World& world);
   // liveness.drain: `outcome` is the run's ("drained" passes).
   void check_drain(const sim::World& world, std::string_view outcome, std::int64_t bound_ms);
@@ -233,7 +237,7 @@ class Checker final : public sim::WorldObserver {
   };
   Rollback rollback_;
   bool started_ = false;  // the first start judges everything
-  bool whole_at_starts_ = false;
+  bool whole_scans_ = false;
   const sim::CallRecord* current_ = nullptr;
   model::EmqVerb verb_ = model::EmqVerb::none;  // the call's verb (before_call)
   // The call being judged: the journals' positions before it, and what it touched.

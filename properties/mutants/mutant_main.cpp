@@ -75,6 +75,17 @@ int main(int argc, char** argv) {
   if (f.invariant != TRAFIKEY_MUTANT_INVARIANT) {
     std::printf("  and at the same call by %s\n", it->describe_line().c_str());
   }
+  // The checker judges after a call what it touched, at a later start what the rollback
+  // took back, and every job only at the first start and the end: the same run judged whole
+  // at every start and phase boundary must break first at the same call, the same way.
+  trafikey::properties::Checker whole(true, true);
+  const auto scanned = trafikey::properties::run_checked(f.shrunk, true, whole);
+  if (scanned.violations.empty() || scanned.violations.front().call != first_call ||
+      scanned.violations.front().invariant != broken.front().invariant) {
+    std::printf("  judged whole at every start and phase, the shrunk run breaks otherwise: %s\n",
+                scanned.violations.empty() ? "nothing" : scanned.violations.front().describe_line().c_str());
+    return 1;
+  }
   // The history minimized after the plan's shrinking, and proved 1-minimal.
   // Through the failure files, as a property or a campaign writes them (failures/NAME.*
   // in the working directory, or $TRAFIKEY_FAILURES).
