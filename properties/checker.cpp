@@ -4,9 +4,7 @@
 #include <set>
 
 #include "core/args.h"
-#include "core/epoch.h"
 #include "core/text.h"
-#include "core/keys.h"
 
 namespace trafikey::properties {
 
@@ -61,13 +59,13 @@ namespace {
 constexpr std::size_t violations_max = 20;
 
 
-const std::string* field(const Keyspace& data, const std::string& row, std::string_view name) {
+const std::string* field(const Keyspace& data, std::string_view row, std::string_view name) {
   bool wrong = false;
   const Keyspace::Hash* h = data.hash_at(row, wrong);
   return h ? Keyspace::hash_field(*h, name) : nullptr;
 }
 
-std::string field_or(const Keyspace& data, const std::string& row, std::string_view name,
+std::string field_or(const Keyspace& data, std::string_view row, std::string_view name,
                      std::string_view absent = "-") {
   const std::string* v = field(data, row, name);
   return v ? *v : std::string(absent);
@@ -87,9 +85,9 @@ std::string stamp_text(const std::optional<model::LeaseStamp>& s) {
   return "incarnation " + std::to_string(s->incarnation) + " at t=" + std::to_string(s->true_ms);
 }
 
-const Keyspace::Hash* row_of(const Keyspace& data, const QueueKeys& keys, std::string_view id) {
+const Keyspace::Hash* row_of(const Keyspace& data, const model::QueueNames& keys, std::string_view id) {
   bool wrong = false;
-  return data.hash_at(keys.row_name(id).view(), wrong);
+  return data.hash_at(model::RowName(keys, id).view(), wrong);
 }
 
 std::string_view or_absent(const std::string* value, std::string_view absent = "-") {
@@ -106,15 +104,6 @@ std::string lease_story(std::string_view id, const Job& job) {
   }
   if (!job.granted && !job.stamp) s += ", never granted in this history";
   return s;
-}
-
-// "emq:{q}:pending" (or active, done, dead) -> q; nullopt for any other key.
-std::optional<std::string_view> set_key_queue(std::string_view key) {
-  const auto q = key_queue(key);
-  if (!q) return std::nullopt;
-  const std::string_view rest = key.substr(q->size() + 6);  // after "emq:{" q "}"
-  if (rest != ":pending" && rest != ":active" && rest != ":done" && rest != ":dead") return std::nullopt;
-  return q;
 }
 
 constexpr std::array<JobState, 4> set_states{JobState::pending, JobState::active, JobState::done,
@@ -141,9 +130,9 @@ void push_unless_last(Vector& v, const T& x) {
 template <class Job, class Queue>
 void classify_write(sim::UndoLog::Wrote wrote, std::string_view key, std::string_view name, Job&& job,
                     Queue&& queue) {
-  if (auto row = parse_row_key(key)) {
+  if (auto row = model::parse_row_key(key)) {
     job(row->queue, row->id);
-  } else if (auto q = set_key_queue(key)) {
+  } else if (auto q = model::set_key_queue(key)) {
     if (wrote == sim::UndoLog::Wrote::member) {
       job(*q, name);
     } else {
@@ -240,7 +229,7 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
   // The verb as the model names it (the spec's spelling), once for both halves of the
   // judgement.
   verb_ = argv.empty() ? EmqVerb::none : model::verb_of(argv[0]);
-  if (argv.size() < 2 || !valid_queue_name(argv[1])) return;
+  if (argv.size() < 2 || !model::queue_name_ok(argv[1])) return;
   if (argv[0].size() < 4 || !equals_ignore_case(argv[0].substr(0, 4), "EMQ.")) return;
   const std::string_view q = argv[1];
   // a queue first seen: its jobs (a scenario may have written some by hand) judged whole
@@ -261,9 +250,9 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
     sweep_.max_stalled = argv.size() > 2 ? parse_int64(argv[2]).value_or(0) : 0;
     sweep_.limit = 1000;
     if (argv.size() == 5) sweep_.limit = static_cast<std::size_t>(parse_int64(argv[4]).value_or(1000));
-    const QueueKeys keys(q);
+    const model::QueueNames& keys = known_queue(q)->second.keys;
     bool wrong = false;
-    const Keyspace::Zset* active = world.data().zset_at(keys.active(), wrong);
+    const Keyspace::Zset* active = world.data().zset_at(keys.active, wrong);
     if (!active) return;
     // Only the first LIMIT expired members are due; a sweep that judges any other member
     // (expired past its LIMIT, or live) fails whichever it is.
@@ -272,7 +261,7 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
       RowSeen row;
       row.rank = sweep_.expired.size();
       sweep_.expired.emplace_back(id);
-      const std::string key = keys.row(id);
+      const std::string key = model::row_key(q, id);
       row.exists = world.data().type(key) == KeyType::hash;
       row.state = field_or(world.data(), key, "state");
       row.stalled = field_or(world.data(), key, "stalled");
@@ -354,7 +343,7 @@ void Checker::after_call(const World& world, const CallRecord& call) {
     const auto& t = job->transitions.back();
     if (!graph_.allowed(t.from, t.to)) {
       fail("queue.transitions", world,
-           verb() + " answered as if " + job->id + " moved " + transition_name(t.from, t.to) +
+           verb() + " answered as if " + job->id + " moved " + model::transition_name(t.from, t.to) +
                ", which is not an edge of the state graph");
     }
   }
@@ -404,7 +393,6 @@ void Checker::check_sweep(const World& world, const CallRecord& call) {
                                      ", not recovered/dead/ghosts/lanes");
     return;
   }
-  const QueueKeys keys(sweep_.queue);
   const int inc = call.at.incarnation;
   std::set<std::string> dead, judged;
   for (const Reply& id : r.items()[3].items()) dead.insert(id.text());
@@ -434,7 +422,7 @@ void Checker::check_sweep(const World& world, const CallRecord& call) {
     // the sweep, so there is no stamp or count to judge it by
     if (seen == sweep_.rows.end() || seen->second.rank >= due) return;
     const RowSeen& before = seen->second;
-    const std::string row = keys.row(id);
+    const std::string row = model::row_key(sweep_.queue, id);
     const std::string stalled_after = field_or(world.data(), row, "stalled");
     const std::string state_after = field_or(world.data(), row, "state");
     auto known = sweep_.ledger.find(id);
@@ -518,7 +506,7 @@ void Checker::check_lease_verb(const World& world, const CallRecord& call) {
                       job.deadline_server_ms >= call.at.server_ms;
     // The facts are spelt only when something is wrong.
     auto why = [&]() -> std::string {
-      if (job.state != JobState::active) return "the job is " + std::string(job_state_name(job.state));
+      if (job.state != JobState::active) return "the job is " + std::string(model::state_name(job.state));
       if (job.token != token) return "the live token is " + std::to_string(job.token) + " (held by " + job.holder + ")";
       return "the lease expired at st=" + std::to_string(job.deadline_server_ms);
     };
@@ -604,7 +592,7 @@ void Checker::after_start(const World& world) {
       if (job.token > 0) tokens_.emplace(std::string(token_key(key.first, key.second)), job.token);
       auto known = queues_.find(key.first);
       if (known == queues_.end()) continue;
-      const std::string* state = field(world.data(), known->second.keys.row(job.id), "state");
+      const std::string* state = field(world.data(), model::RowName(known->second.keys, job.id), "state");
       if (state) known->second.shadow.emplace(job.id, *state);
     }
     check_state(world);
@@ -649,7 +637,7 @@ void Checker::judge_rollback(const World& world, std::string_view when) {
     auto known = queues_.find(q);
     if (known != queues_.end()) {
       Shadow& shadow = known->second.shadow;
-      const std::string* state = field(world.data(), known->second.keys.row(id), "state");
+      const std::string* state = field(world.data(), model::RowName(known->second.keys, id), "state");
       if (state) {
         shadow.insert_or_assign(id, *state);
       } else if (auto it = shadow.find(id); it != shadow.end()) {
@@ -877,9 +865,8 @@ void Checker::check_touched(const World& world) {
 void Checker::check_queue(const World& world, std::string_view q, QueueState& queue,
                           const std::vector<std::string_view>* ids, const std::vector<const JobTruth*>* jobs) {
   const Keyspace& data = world.data();
-  const QueueKeys& keys = queue.keys;
-  const std::array<std::string_view, 4> set_keys{keys.pending(), keys.active(), keys.done(),
-                                                 keys.dead()};
+  const model::QueueNames& keys = queue.keys;
+  const std::array<std::string_view, 4> set_keys{keys.pending, keys.active, keys.done, keys.dead};
   std::array<const Keyspace::Zset*, 4> sets{};
   for (std::size_t i = 0; i < sets.size(); ++i) {
     bool wrong = false;
@@ -957,26 +944,26 @@ void Checker::check_member(const World& world, const RowFields& row, Shadow& sha
                            std::string_view id, std::span<const JobState> in) {
   if (in.size() != 1) {
     std::string list;
-    for (JobState s : in) list += (list.empty() ? "" : " and ") + std::string(job_state_name(s));
+    for (JobState s : in) list += (list.empty() ? "" : " and ") + std::string(model::state_name(s));
     fail("queue.conserve", world, std::string(id) + " is in " + list + " at once");
     return;
   }
   const std::string* state = row.state;
   if (!state) {
-    fail("queue.conserve", world, std::string(id) + " is in " + std::string(job_state_name(in[0])) +
+    fail("queue.conserve", world, std::string(id) + " is in " + std::string(model::state_name(in[0])) +
                                       " but has no row: a half-written job");
     return;
   }
-  if (*state != job_state_name(in[0])) {
-    fail("queue.conserve", world, std::string(id) + " is in " + std::string(job_state_name(in[0])) +
+  if (*state != model::state_name(in[0])) {
+    fail("queue.conserve", world, std::string(id) + " is in " + std::string(model::state_name(in[0])) +
                                       " but its row says state " + *state);
   }
   auto seen = shadow.find(id);
   if (seen == shadow.end()) {
     shadow.emplace(std::string(id), *state);
   } else if (seen->second != *state) {
-    auto from = parse_job_state(seen->second);
-    auto to = parse_job_state(*state);
+    auto from = model::parse_state(seen->second);
+    auto to = model::parse_state(*state);
     judge(id_of("queue.transitions"));
     if (!from || !to || !graph_.observe(*from, *to)) {
       fail("queue.transitions", world,
@@ -1011,14 +998,14 @@ void Checker::check_member(const World& world, const RowFields& row, Shadow& sha
 void Checker::check_ledger_job(const World& world, const RowFields& row, const JobTruth& job,
                                std::span<const JobState> in) {
   if (in.empty()) {
-    fail("queue.conserve", world, job.id + " is " + std::string(job_state_name(job.state)) +
+    fail("queue.conserve", world, job.id + " is " + std::string(model::state_name(job.state)) +
                                       " in the model but in no set on the server");
     return;
   }
   if (in.size() == 1 && in[0] != job.state) {
     fail("queue.conserve", world,
-         job.id + " is " + std::string(job_state_name(in[0])) + " on the server but " +
-             std::string(job_state_name(job.state)) + " in the model");
+         job.id + " is " + std::string(model::state_name(in[0])) + " on the server but " +
+             std::string(model::state_name(job.state)) + " in the model");
   }
   const std::int64_t stalled = count_of(or_absent(row.stalled));
   const std::int64_t failures = count_of(or_absent(row.failures));
@@ -1048,7 +1035,7 @@ void Checker::check_drain(const World& world, std::string_view outcome, std::int
   for (const auto& [key, job] : model_.ledger().jobs()) {
     if (job.state == JobState::done || job.state == JobState::dead || job.lane) continue;
     if (!stuck.empty()) stuck += ", ";
-    stuck += job.id + " (" + std::string(job_state_name(job.state)) + ")";
+    stuck += job.id + " (" + std::string(model::state_name(job.state)) + ")";
   }
   fail("liveness.drain", world, "jobs not done or dead " + std::to_string(bound_ms) +
                                     " ms after faults stopped: " + (stuck.empty() ? "none?" : stuck) +

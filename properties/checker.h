@@ -33,7 +33,6 @@
 
 #include "core/bytes.h"
 #include "core/invariants.h"
-#include "core/keys.h"
 #include "properties/model/model.h"
 #include "properties/state_graph.h"
 #include "sim/undo.h"
@@ -166,13 +165,13 @@ class Checker final : public sim::WorldObserver {
   // The per-call form of check_state: the jobs `touched_` names.
   void check_touched(const sim::World& world);
   using Shadow = std::unordered_map<std::string, std::string, StringHash, StringEqual>;
-  // A queue the history's verbs have named: its key names, spelt once (a QueueKeys per
+  // A queue the history's verbs have named: its key names, spelt once (the names per
   // call judged cost as much as the judgement of a job), and the state each job's row was
   // last seen in, which transitions are judged against (rebuilt at every start:
   // persistence may roll rows back). Hashed: looked up for every job a call touches.
   struct QueueState {
     explicit QueueState(std::string_view q) : keys(q) {}
-    QueueKeys keys;
+    model::QueueNames keys;
     Shadow shadow;
   };
   // check_state's judgements of one queue: of every job (ids null) or of `ids` (sorted).

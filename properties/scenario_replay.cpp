@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/keys.h"
+#include "properties/model/names.h"
 #include "sim/history.h"
 #include "sim/keyspace.h"
 #include "sim/scenario/notation.h"
@@ -95,7 +95,7 @@ struct Act {
   }
   Mismatch operator()(const scn::CheckRow& row_check) const {
     if (!check) return std::nullopt;
-    const std::string key = QueueKeys(row_check.queue).row(row_check.id);
+    const std::string key = model::row_key(row_check.queue, row_check.id);
     const sim::Keyspace& data = world.data();
     bool wrong = false;
     const sim::Keyspace::Hash* row = data.hash_at(key, wrong);
@@ -115,13 +115,13 @@ struct Act {
   }
   Mismatch operator()(const scn::CheckSet& set_check) const {
     if (!check) return std::nullopt;
-    const QueueKeys keys(set_check.queue);
+    const model::QueueNames keys(set_check.queue);
     std::string_view key;
     switch (set_check.set) {
-      case scn::SetName::pending: key = keys.pending(); break;
-      case scn::SetName::active: key = keys.active(); break;
-      case scn::SetName::done: key = keys.done(); break;
-      case scn::SetName::dead: key = keys.dead(); break;
+      case scn::SetName::pending: key = keys.pending; break;
+      case scn::SetName::active: key = keys.active; break;
+      case scn::SetName::done: key = keys.done; break;
+      case scn::SetName::dead: key = keys.dead; break;
     }
     bool wrong = false;
     const sim::Keyspace::Zset* z = world.data().zset_at(key, wrong);

@@ -4,6 +4,8 @@
 
 #include <boost/graph/adjacency_list.hpp>
 
+#include "properties/model/names.h"
+
 namespace trafikey::properties {
 
 namespace {
@@ -57,7 +59,7 @@ std::int64_t StateGraph::count(JobState from, JobState to) const {
 
 std::map<std::string, std::int64_t> StateGraph::counts() const {
   std::map<std::string, std::int64_t> out;
-  for (const auto& [from, to] : allowed_transitions) out[transition_name(from, to)] = count(from, to);
+  for (const auto& [from, to] : allowed_transitions) out[model::transition_name(from, to)] = count(from, to);
   return out;
 }
 

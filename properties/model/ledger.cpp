@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "core/args.h"
-#include "core/keys.h"
 #include "properties/model/model.h"
+#include "properties/model/names.h"
 #include "sim/executor_scripts.h"
 
 namespace trafikey::properties::model {
@@ -17,12 +17,6 @@ namespace {
 
 std::int64_t int_arg(std::string_view text, std::int64_t fallback) {
   return parse_int64(text).value_or(fallback);
-}
-
-// "emq:{q}:pending" -> q (claim.lua's first key); empty for any other key.
-std::string_view queue_of_pending_key(std::string_view key) {
-  const auto q = key_queue(key);
-  return q && key.ends_with(":pending") && key.size() == q->size() + 14 ? *q : std::string_view();
 }
 
 }  // namespace
@@ -244,7 +238,7 @@ bool Ledger::decode(const CallRecord& c, Verb verb, Event& e) {
       const auto numkeys = static_cast<std::size_t>(int_arg(c.argv[2], -1));
       if (which == ExecutorScript::claim && numkeys == 2 && rest.size() == 4) {
         if (r.kind() != Reply::Kind::array || r.items().empty()) break;
-        const std::string_view queue = queue_of_pending_key(rest[0]);
+        const std::string_view queue = pending_key_queue(rest[0]);
         if (queue.empty()) break;
         e.verb = Verb::script_claim;
         e.arg = int_arg(rest[2], 0);

@@ -57,38 +57,9 @@ std::optional<std::int64_t> integer(std::string_view t) {
 }
 
 // §1: a queue is 1..200 bytes without '{', '}' or NUL; a job id 1..200 bytes without NUL.
-bool queue_ok(std::string_view q) {
-  return !q.empty() && q.size() <= 200 && q.find_first_of(std::string_view("{}\0", 3)) == std::string_view::npos;
-}
 bool id_ok(std::string_view id) {
   return !id.empty() && id.size() <= 200 && id.find('\0') == std::string_view::npos;
 }
-
-// A row's key name, "emq:{q}:job:" + id, held inline when it fits: the model looks a row
-// up or names it several times a call, and a std::string of it cost an allocation each.
-class RowName {
- public:
-  RowName(std::string_view prefix, std::string_view id) : size_(prefix.size() + id.size()) {
-    if (size_ <= sizeof(inline_)) {
-      std::copy(prefix.begin(), prefix.end(), inline_);
-      std::copy(id.begin(), id.end(), inline_ + prefix.size());
-    } else {
-      long_.reserve(size_);
-      long_.append(prefix).append(id);
-    }
-  }
-  RowName(const RowName&) = delete;
-  RowName& operator=(const RowName&) = delete;
-  std::string_view view() const {
-    return size_ <= sizeof(inline_) ? std::string_view(inline_, size_) : std::string_view(long_);
-  }
-  operator std::string_view() const { return view(); }
-
- private:
-  char inline_[80];
-  std::string long_;
-  std::size_t size_;
-};
 
 // The refusals that apply to a call; the call is refused when there is any.
 struct Refusals {
@@ -280,17 +251,6 @@ Reply unknown(Args argv) {
 
 }  // namespace
 
-// ---- §1 keys
-
-std::string pending_key(std::string_view q) { return "emq:{" + std::string(q) + "}:pending"; }
-std::string active_key(std::string_view q) { return "emq:{" + std::string(q) + "}:active"; }
-std::string done_key(std::string_view q) { return "emq:{" + std::string(q) + "}:done"; }
-std::string dead_key(std::string_view q) { return "emq:{" + std::string(q) + "}:dead"; }
-std::string seq_key(std::string_view q) { return "emq:{" + std::string(q) + "}:seq"; }
-std::string row_key(std::string_view q, std::string_view id) {
-  return "emq:{" + std::string(q) + "}:job:" + std::string(id);
-}
-
 // ---- expectations
 
 
@@ -366,13 +326,12 @@ void Model::keep_calls(std::int64_t calls) {
   std::fill(ends_.begin() + static_cast<std::ptrdiff_t>(kept) + 1, ends_.end(), at);
 }
 
-const Model::QueueNames& Model::names_of(std::string_view q) {
+const QueueNames& Model::names_of(std::string_view q) {
   // most calls name the queue the call before did
   if (last_names_ && last_names_->first == q) return last_names_->second;
   auto it = names_.find(q);
   if (it == names_.end()) {
-    it = names_.emplace(std::string(q), QueueNames{pending_key(q), active_key(q), done_key(q), dead_key(q),
-                                                   seq_key(q), row_key(q, "")}).first;
+    it = names_.try_emplace(std::string(q), q).first;
   }
   last_names_ = &*it;
   return it->second;
@@ -455,7 +414,7 @@ Expectation& Model::verb(EmqVerb name, Args argv, const Context& ctx, Expectatio
     return refused();
   }
   const std::string_view q = argv[1];
-  const bool q_ok = queue_ok(q);
+  const bool q_ok = queue_name_ok(q);
   if (!q_ok) r.add(e_queue);
   std::string_view pending, active, done, dead, seq, row_prefix;
   if (q_ok) {

@@ -39,6 +39,7 @@
 #include "core/args.h"
 #include "core/reply.h"
 #include "properties/model/ledger.h"
+#include "properties/model/names.h"
 #include "sim/keyspace.h"
 #include "sim/lua.h"
 #include "sim/run_id.h"
@@ -46,13 +47,6 @@
 
 namespace trafikey::properties::model {
 
-// The spec's key names (EMQ §1), spelt here from the page.
-std::string pending_key(std::string_view q);
-std::string active_key(std::string_view q);
-std::string done_key(std::string_view q);
-std::string dead_key(std::string_view q);
-std::string seq_key(std::string_view q);
-std::string row_key(std::string_view q, std::string_view id);
 
 // §4's verbs. The checker's and the ledger's as well: the core's command table would move
 // the harness with a core that got it wrong.
@@ -139,11 +133,6 @@ class Model {
   Expectation& plain(Args argv, const Context& ctx, Expectation& e);
   Expectation& script(Args argv, const Context& ctx, Expectation& e);
 
-  // A queue's fixed key names (§1), spelt once per queue rather than once per call.
-  struct QueueNames {
-    std::string pending, active, done, dead, seq;
-    std::string row_prefix;  // "emq:{q}:job:", row_key(q, "")
-  };
   const QueueNames& names_of(std::string_view q);
 
   sim::Keyspace data_;

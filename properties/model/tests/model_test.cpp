@@ -82,6 +82,47 @@ TEST_F(EmqModel, keys_are_spelt_as_section_1_says) {
   EXPECT_EQ(dead_key("q"), "emq:{q}:dead");
   EXPECT_EQ(seq_key("q"), "emq:{q}:seq");
   EXPECT_EQ(row_key("q", "j1"), "emq:{q}:job:j1");
+  EXPECT_EQ(RowName(QueueNames("q"), "j1").view(), "emq:{q}:job:j1");
+  const std::string long_id(100, 'x');
+  EXPECT_EQ(RowName(QueueNames("q"), long_id).view(), "emq:{q}:job:" + long_id);
+}
+
+// The harness reads the server's keys by these names, not by core/keys.cpp: a row key's
+// queue runs to the first '}', its id is every byte after ":job:".
+TEST_F(EmqModel, keys_are_read_back_as_section_1_spells_them) {
+  const auto row = parse_row_key("emq:{q}:job:{j} x");
+  ASSERT_TRUE(row);
+  EXPECT_EQ(row->queue, "q");
+  EXPECT_EQ(row->id, "{j} x");
+  EXPECT_EQ(parse_row_key("emq:{q}:job:")->id, "");
+  EXPECT_FALSE(parse_row_key("emq:{q}:pending"));
+  EXPECT_FALSE(parse_row_key("emq:{q:job:j1"));
+  EXPECT_FALSE(parse_row_key("emq:{a}b}:job:x"));  // no queue name holds a brace
+  EXPECT_FALSE(parse_row_key("xmq:{q}:job:j1"));
+  for (const char* set : {":pending", ":active", ":done", ":dead"}) {
+    EXPECT_EQ(set_key_queue("emq:{q1}" + std::string(set)), "q1") << set;
+  }
+  EXPECT_FALSE(set_key_queue("emq:{q}:seq"));
+  EXPECT_FALSE(set_key_queue("emq:{q}:pendingx"));
+  EXPECT_FALSE(set_key_queue("emq:{}:pending"));  // an empty name is no queue's
+  EXPECT_EQ(pending_key_queue("emq:{q}:pending"), "q");
+  EXPECT_EQ(pending_key_queue("emq:{q}:active"), "");
+  EXPECT_TRUE(queue_name_ok(std::string(200, 'q')));
+  EXPECT_FALSE(queue_name_ok(std::string(201, 'q')));
+  EXPECT_FALSE(queue_name_ok(std::string("a\0b", 3)));
+  EXPECT_FALSE(queue_name_ok("a{b"));
+  EXPECT_FALSE(queue_name_ok(""));
+}
+
+TEST_F(EmqModel, states_are_spelt_as_section_1_says) {
+  EXPECT_EQ(state_name(JobState::pending), "pending");
+  EXPECT_EQ(state_name(JobState::active), "active");
+  EXPECT_EQ(state_name(JobState::done), "done");
+  EXPECT_EQ(state_name(JobState::dead), "dead");
+  for (const JobState s : all_job_states) EXPECT_EQ(parse_state(state_name(s)), s);
+  EXPECT_FALSE(parse_state("Active"));
+  EXPECT_FALSE(parse_state(""));
+  EXPECT_EQ(model::transition_name(JobState::active, JobState::dead), "active->dead");
 }
 
 // ---- §4, one test per row of the verb table
