@@ -1,5 +1,6 @@
 #include "sim/odd_calls.h"
 
+#include <algorithm>
 #include <initializer_list>
 
 #include "core/args.h"
@@ -121,6 +122,18 @@ std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& t) {
                          {"EMQ.EXTEND", q, id, ahead}, {"EMQ.STALLED.CHECK", q}, {"EMQ.ADD", q, id, "p", "MAXFAILURES"},
                          {"EMQ.EXTEND", q, id, ahead, lease, "x"}, {"EMQ.JOB", q, id, "x"}});
   }
+}
+
+std::vector<std::string> draw_fleet_call(Prng& prng, const OddTarget& t) {
+  const std::string& q = t.queue;
+  const std::string& id = t.id;
+  const std::string lease = std::to_string(t.lease_ms);
+  const std::string token = std::to_string(std::max<std::int64_t>(t.attempts, 1));
+  return pick(prng, {{"EMQ.ADD", q, id + "-r", "p"}, {"EMQ.CLAIM", q, lease, "COUNT", "2"},
+                     {"EMQ.EXTEND", q, id, token, lease}, {"EMQ.EXTENDS", q, lease, id, token},
+                     {"EMQ.COMPLETE", q, id, token, "ok"}, {"EMQ.FAIL", q, id, token, "r"},
+                     {"EMQ.STALLED.CHECK", q, std::to_string(t.max_stalled)}, {"EMQ.STATS", q},
+                     {"EMQ.JOB", q, id}, {"EMQ.EPOCH"}});
 }
 
 std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddTarget& t) {

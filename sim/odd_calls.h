@@ -36,6 +36,11 @@ struct OddTarget {
 // The odd call's arguments, argv[0] the verb. Draws from `prng` only.
 std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& target);
 
+// A call as the fleet spells it, with the target's own token (live when the target holds
+// a lease): every verb, each well-formed, so a server that may not write refuses each
+// writing one at its fence (EMQ §6) and answers the read verbs.
+std::vector<std::string> draw_fleet_call(Prng& prng, const OddTarget& target);
+
 // A queue of the odd client's own (the target's name + "-bad") set up by plain commands
 // with one defect an operator or a bug could leave, then one verb that must meet it (EMQ
 // §6): a row whose attempts, failures, max_failures or stalled is not a non-negative

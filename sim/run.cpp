@@ -699,6 +699,18 @@ void Runner::on_odd() {
     }
     return;
   }
+  // one odd call in twenty is a well-formed call of the fleet's own sent to the server
+  // while it is a replica (EMQ §6: every writing verb meets the fence, READONLY EMQ, and
+  // writes nothing; the read verbs answer): the world never demotes a server otherwise
+  if (world_.prng().chance(50)) {
+    world_.set_replica(true);
+    argv_.clear();
+    for (const std::string& arg : draw_fleet_call(world_.prng(), t)) argv_.add(arg);
+    const Reply& reply = call("x", argv_).reply;
+    if (reply.is_error() && reply.text().starts_with("READONLY EMQ")) saw("write-refused-on-a-replica");
+    world_.set_replica(false);
+    return;
+  }
   argv_.clear();
   for (const std::string& arg : draw_odd_call(world_.prng(), t)) argv_.add(arg);
   call("x", argv_);
@@ -953,7 +965,7 @@ const std::vector<std::string>& situation_names() {
       "extends-repeated-live-pair",  "claim-deadline-one-past-bound", "corrupt-row-refused",
       "wrong-type-refused",          "claim-met-over-100-ghosts", "claim-met-over-1000-ghosts",
       "add-or-fail-met-seq-at-top",  "add-of-a-ghost-id",    "sweep-met-empty-group-lane",
-      "extends-at-1000-pairs",       "odd-bytes-name-answered"};
+      "extends-at-1000-pairs",       "odd-bytes-name-answered", "write-refused-on-a-replica"};
   return names;
 }
 

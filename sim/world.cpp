@@ -298,6 +298,11 @@ void World::reload() {
   if (observer_) observer_->after_reload(*this);
 }
 
+void World::set_replica(bool replica) {
+  server_.set_role(replica ? Role::replica : Role::primary);
+  history_.fault(stamp(), replica ? "replica" : "primary", "");
+}
+
 void World::step_clock(std::int64_t delta_ms) {
   const std::int64_t before = server_ms();
   server_clock_.step(true_ms_, delta_ms);

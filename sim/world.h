@@ -133,6 +133,10 @@ class World {
   // before it is still this process's (INVARIANTS epoch.counted). Not a sync point of the
   // persistence model: a later restart keeps what it would have kept without the reload.
   void reload();
+  // The server made a replica (of a primary that never answers: REPLICAOF to a dead
+  // address) or a primary again: the same process and dataset, only its role changes, so
+  // writing verbs meet the fence (EMQ §6: READONLY EMQ) and plain writes the server's own.
+  void set_replica(bool replica);
   void step_clock(std::int64_t delta_ms);
   void set_clock_rate(std::int64_t rate_per_mille);
   // The next start's run_id read fails (fail) or is malformed (malformed: a shape drawn

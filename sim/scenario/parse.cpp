@@ -307,13 +307,15 @@ class FileParser {
   bool parse_action(LineCursor& in, Action& action) {
     const Token* t = in.peek();
     static constexpr std::string_view steps =
-        "a step (CLIENT: VERB ..., restart, failover, reload, clock, drift, epoch, lose or check)";
+        "a step (CLIENT: VERB ..., restart, failover, reload, replica, primary, clock, drift, epoch, lose or check)";
     if (!t || t->kind != Token::Kind::word) return in.expected(steps);
     const std::string& word = t->text;
     if (word.size() > 1 && word.back() == ':') return parse_call(in, action);
-    if (word == "restart" || word == "failover" || word == "reload") {
+    if (word == "restart" || word == "failover" || word == "reload" || word == "replica" || word == "primary") {
       in.next();
-      if (word == "restart") {
+      if (word == "replica" || word == "primary") {
+        action = ReplicaRole{word == "replica"};
+      } else if (word == "restart") {
         action = Restart{};
       } else if (word == "failover") {
         action = Failover{};

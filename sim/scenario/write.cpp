@@ -32,6 +32,7 @@ struct ActionText {
   std::string operator()(const Restart&) const { return "restart"; }
   std::string operator()(const Failover&) const { return "failover"; }
   std::string operator()(const Reload&) const { return "reload"; }
+  std::string operator()(const ReplicaRole& role) const { return role.replica ? "replica" : "primary"; }
   std::string operator()(const ClockStep& clock) const {
     return "clock " + std::string(clock.delta_ms < 0 ? "" : "+") + std::to_string(clock.delta_ms);
   }
