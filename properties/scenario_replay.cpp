@@ -72,6 +72,10 @@ struct Act {
     world.set_replica(role.replica);
     return std::nullopt;
   }
+  Mismatch operator()(const scn::WriteDenied& denied) const {
+    world.deny_writes(denied.key);
+    return std::nullopt;
+  }
   Mismatch operator()(const scn::ClockStep& clock) const {
     world.step_clock(clock.delta_ms);
     return std::nullopt;

@@ -711,6 +711,20 @@ void Runner::on_odd() {
     world_.set_replica(false);
     return;
   }
+  // one in twenty of the rest goes out under an ACL that denies the target queue's key
+  // the call would write (pending for an ADD, active for the rest): EMQ §6, NOPERM EMQ
+  // and nothing written, where the world otherwise lets every caller write every key
+  if (world_.prng().chance(50)) {
+    argv_.clear();
+    for (const std::string& arg : draw_fleet_call(world_.prng(), t)) argv_.add(arg);
+    // spelt as EMQ §1 names them (as the corruption setups do), not by the core's QueueKeys
+    const std::string denied = "emq:{" + t.queue + "}:" + (argv_.views()[0] == "EMQ.ADD" ? "pending" : "active");
+    world_.deny_writes(denied);
+    const Reply& reply = call("x", argv_).reply;
+    if (reply.is_error() && reply.text().starts_with("NOPERM EMQ")) saw("write-refused-by-acl");
+    world_.deny_writes("");
+    return;
+  }
   argv_.clear();
   for (const std::string& arg : draw_odd_call(world_.prng(), t)) argv_.add(arg);
   call("x", argv_);
@@ -965,7 +979,8 @@ const std::vector<std::string>& situation_names() {
       "extends-repeated-live-pair",  "claim-deadline-one-past-bound", "corrupt-row-refused",
       "wrong-type-refused",          "claim-met-over-100-ghosts", "claim-met-over-1000-ghosts",
       "add-or-fail-met-seq-at-top",  "add-of-a-ghost-id",    "sweep-met-empty-group-lane",
-      "extends-at-1000-pairs",       "odd-bytes-name-answered", "write-refused-on-a-replica"};
+      "extends-at-1000-pairs",       "odd-bytes-name-answered", "write-refused-on-a-replica",
+      "write-refused-by-acl"};
   return names;
 }
 

@@ -70,6 +70,7 @@ struct Context {
   std::string_view run_id;     // the process's epoch (current())
   bool writable = true;        // false: a replica or a loading server (the fence)
   bool replica = false;        // plain writes refuse on a replica only
+  std::string_view write_denied;  // the one key the caller may not write (empty: none)
 };
 
 // What the model expects of one call.
@@ -133,6 +134,8 @@ class Model {
   Expectation& verb(std::string_view name, Args argv, const Context& ctx, Expectation& e);
   Expectation& plain(Args argv, const Context& ctx, Expectation& e);
   Expectation& script(Args argv, const Context& ctx, Expectation& e);
+  // The verb's writes since `from` touched `denied`: undone, and the reply is NOPERM (§6).
+  void refuse_denied_write(std::int64_t from, std::string_view denied, Expectation& e);
 
   // A queue's fixed key names (§1), spelt once per queue rather than once per call.
   struct QueueNames {

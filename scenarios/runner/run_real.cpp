@@ -163,6 +163,9 @@ class RealRunner {
   Failure act(const ReplicaRole& role, RunResult&) {
     return failed("a step the real runner takes", write_action(role));
   }
+  Failure act(const WriteDenied& denied, RunResult&) {  // sim-only too
+    return failed("a step the real runner takes", write_action(denied));
+  }
   Failure act(const ClockStep& clock, RunResult&) {
     server_clock_.step(step_->time_ms, clock.delta_ms);
     hold_clock();

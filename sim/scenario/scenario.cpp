@@ -30,7 +30,8 @@ std::optional<SetName> parse_set_name(std::string_view name) {
 
 bool sim_only(const Step& step) {
   // (a real server could be made a replica of a dead address; the runner does not yet)
-  return std::holds_alternative<EpochFault>(step.action) || std::holds_alternative<ReplicaRole>(step.action);
+  return std::holds_alternative<EpochFault>(step.action) || std::holds_alternative<ReplicaRole>(step.action) ||
+         std::holds_alternative<WriteDenied>(step.action);
 }
 
 bool real_capable(const Scenario& scenario) {
@@ -120,6 +121,7 @@ struct ActionDefect {
   std::optional<std::string> operator()(const Failover&) const { return std::nullopt; }
   std::optional<std::string> operator()(const Reload&) const { return std::nullopt; }
   std::optional<std::string> operator()(const ReplicaRole&) const { return std::nullopt; }
+  std::optional<std::string> operator()(const WriteDenied&) const { return std::nullopt; }
   std::optional<std::string> operator()(const CheckInvariants&) const { return std::nullopt; }
 };
 

@@ -47,6 +47,9 @@ struct ActionText {
     return "epoch fail";
   }
   std::string operator()(const Lose& lose) const { return "lose " + lose.client; }
+  std::string operator()(const WriteDenied& denied) const {
+    return denied.key.empty() ? "allow" : "deny " + write_word(denied.key);
+  }
   std::string operator()(const CheckRow& row) const {
     std::string out = "check row " + write_word(row.queue) + " " + write_word(row.id);
     for (const FieldCheck& check : row.fields) {
