@@ -1,7 +1,7 @@
 # Mutants of red team 4's escapes: each passed every run of every property until the odd
 # client sent what it needs (sim/odd_calls.cpp, sim/run.cpp on_odd): a call to a server
 # made a replica, an ADD of an existing id with a budget its row does not hold, an ADD of
-# a ghost's id, a lane row whose group is empty, a queue name with a byte above 0x7f.
+# a ghost's id, a lane row whose group is empty, a call under an ACL that denies a key.
 
 # 39. EXTEND without the fence (EMQ §6): a replica extends a lease. No run called a server
 #     that was not a writable primary. Needs an odd call to a replica (write-refused-on-a-replica).
@@ -31,8 +31,8 @@ trafikey_mutant(add_refuses_a_ghost_id_in_pending verb.model verbs/add.cpp
 #     counts a lane row. Needs sweep-met-empty-group-lane (a sloppy fleet's lane_mark).
 trafikey_mutant(empty_group_not_a_lane verb.model decide/sweep.cpp
   "if (seen.group->has_value())" "if (seen.group->has_value() && !(*seen.group)->empty())")
-# 43. A queue name check stricter than EMQ §1 (only `{`, `}` and NUL are refused): a byte
-#     above 0x7f refused. Needs odd-bytes-name-answered.
-trafikey_mutant(queue_name_refuses_high_bytes verb.model keys.cpp
-  "if (c == '{' || c == '}' || c == '\\0') return false;"
-  "if (c == '{' || c == '}' || c == '\\0' || (c & 0x80)) return false;")
+# 43. CLAIM without the ACL check on active (EMQ §6: every key it will write, before the
+#     first write): a caller that may not write active claims. No run denied any write.
+#     Needs an odd call under an ACL (write-refused-by-acl).
+trafikey_mutant(claim_without_access_check verb.model verbs/claim.cpp
+  "  if (claims > 0) TK_CHECK(host.may_write(keys.active()));\n" "")
