@@ -219,6 +219,7 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
     ctx.run_id = world.run_ids().back();
     ctx.writable = world.server().role() == sim::Role::primary;
     ctx.replica = world.server().role() == sim::Role::replica;
+    ctx.write_denied = world.write_denied_key();
     model_.call(argv, ctx, expect_);
   }
   before_jobs_.clear();

@@ -136,6 +136,10 @@ bool add_steps(const Json& line, std::vector<scn::Step>& steps, std::vector<std:
     }
   } else if (fault == "reload") {
     steps.push_back({at_ms, 0, scn::Reload{}});
+  } else if (fault == "replica" || fault == "primary") {
+    steps.push_back({at_ms, 0, scn::ReplicaRole{fault == "replica"}});
+  } else if (fault == "deny" || fault == "allow") {
+    steps.push_back({at_ms, 0, scn::WriteDenied{line.contains("key") && line["key"].is_string() ? bytes_of(line["key"]) : ""}});
   } else if (fault == "clock_step") {
     steps.push_back({at_ms, 0, scn::ClockStep{int_field(line, "delta_ms", 0)}});
   } else if (fault == "clock_rate") {

@@ -68,6 +68,14 @@ struct Act {
     world.reload();
     return std::nullopt;
   }
+  Mismatch operator()(const scn::ReplicaRole& role) const {
+    world.set_replica(role.replica);
+    return std::nullopt;
+  }
+  Mismatch operator()(const scn::WriteDenied& denied) const {
+    world.deny_writes(denied.key);
+    return std::nullopt;
+  }
   Mismatch operator()(const scn::ClockStep& clock) const {
     world.step_clock(clock.delta_ms);
     return std::nullopt;

@@ -5,7 +5,8 @@
 //
 // Each call is drawn from a catalog of the contract's edges (EMQ §4, §6, §7): malformed
 // and out-of-range numbers, the bounds themselves (COUNT 1000, 200-byte names, LIMIT
-// 10000, max_stalled 1000000), 101 EXTENDS pairs, unknown and repeated options, wrong arity, lower-case verb names,
+// 10000, max_stalled 1000000, 1000 EXTENDS pairs), names with bytes only a stricter check
+// refuses, 101 EXTENDS pairs, unknown and repeated options, wrong arity, lower-case verb names,
 // STATS, JOB and EPOCH, an ADD of an id that exists, and a token one ahead of the row's
 // attempts (never live). Most are refused or read-only or answer 0; the few that write
 // (a sweep with an unusual spelling or budget) write what the contract says, so the
@@ -35,6 +36,11 @@ struct OddTarget {
 
 // The odd call's arguments, argv[0] the verb. Draws from `prng` only.
 std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& target);
+
+// A call as the fleet spells it, with the target's own token (live when the target holds
+// a lease): every verb, each well-formed, so a server that may not write refuses each
+// writing one at its fence (EMQ §6) and answers the read verbs.
+std::vector<std::string> draw_fleet_call(Prng& prng, const OddTarget& target);
 
 // A queue of the odd client's own (the target's name + "-bad") set up by plain commands
 // with one defect an operator or a bug could leave, then one verb that must meet it (EMQ

@@ -243,6 +243,8 @@ class Runner {
   // ids whose row is not a hash; whether seq is at int64's top, where INCR refuses.
   std::size_t ghosts_in_pending(std::string_view q) const;
   bool seq_at_top(std::string_view q) const;
+  // Whether `id` is in q's pending or active set while its row is not a hash (a ghost).
+  bool id_in_a_set(std::string_view q, std::string_view id) const;
   void on_fault(const Fault& f);
   void on_liveness();
   bool drained() const;
@@ -316,7 +318,7 @@ void Runner::look_before_call(Args argv) {
     }
     if (!active) return;
     std::int64_t expired = 0;
-    bool near = false, at_deadline = false, unstamped = false;
+    bool near = false, at_deadline = false, unstamped = false, empty_lane = false;
     const std::string& run_id = world_.run_ids()[static_cast<std::size_t>(world_.incarnation())];
     std::int64_t limit = 1000;
     if (argv.size() >= 5) std::from_chars(argv[4].data(), argv[4].data() + argv[4].size(), limit);
@@ -328,12 +330,15 @@ void Runner::look_before_call(Args argv) {
         const std::string* stamp = Keyspace::hash_field(*row, "lease_epoch");
         if (stamp && one_char_apart(*stamp, run_id)) near = true;
         // within LIMIT and not a lane row: the sweep reads its lease_epoch and finds none
-        if (!stamp && expired <= limit && !Keyspace::hash_field(*row, "group")) unstamped = true;
+        const std::string* group = Keyspace::hash_field(*row, "group");
+        if (!stamp && expired <= limit && !group) unstamped = true;
+        if (group && group->empty() && expired <= limit) empty_lane = true;
       }
     }
     if (at_deadline) saw("sweep-at-a-deadline");
     if (near) saw("sweep-met-near-epoch");
     if (unstamped) saw("unstamped-row-swept");
+    if (empty_lane) saw("sweep-met-empty-group-lane");
     if (expired > limit) saw("sweep-cut-by-limit");
     if (expired > 100 && limit > 100) saw("sweep-over-100-expired");
   } else if (verb == "EMQ.CLAIM") {
@@ -384,6 +389,12 @@ void Runner::look_after_call(const CallRecord& rec) {
     const std::string_view text = rec.reply.is_error() ? std::string_view(rec.reply.text()) : std::string_view();
     if (text.starts_with("ERR EMQ corrupt job row")) saw("corrupt-row-refused");
     if (text.starts_with("WRONGTYPE") && rec.argv[0].starts_with("EMQ.")) saw("wrong-type-refused");
+    // a queue name or id with a colon, a high byte, CR and LF (EMQ §1 allows them) served
+    if (!rec.reply.is_error() && rec.argv.size() >= 2 &&
+        std::any_of(rec.argv.begin() + 1, rec.argv.begin() + std::min<std::size_t>(rec.argv.size(), 3),
+                    [](std::string_view a) { return a.find(":\xff\r\n") != std::string_view::npos; })) {
+      saw("odd-bytes-name-answered");
+    }
   }
   if (rec.argv.empty() || rec.reply.is_error()) return;
   const std::string_view verb = rec.argv[0];
@@ -413,6 +424,7 @@ void Runner::look_after_call(const CallRecord& rec) {
     bool live = false, dead = false;
     for (const Reply& r : rec.reply.items()) (r.as_integer() != 0 ? live : dead) = true;
     if (live && dead) saw("extends-live-and-dead");
+    if (rec.reply.items().size() == 1000) saw("extends-at-1000-pairs");
     // the last pair names the first pair's id again, and both were live
     const auto& items = rec.reply.items();
     if (items.size() >= 2 && rec.argv.size() == 3 + 2 * items.size() && rec.argv[3] == rec.argv[rec.argv.size() - 2] &&
@@ -635,6 +647,18 @@ bool Runner::seq_at_top(std::string_view q) const {
   return seq && *seq == "9223372036854775807";
 }
 
+bool Runner::id_in_a_set(std::string_view q, std::string_view id) const {
+  if (!valid_queue_name(q)) return false;
+  const QueueKeys keys(q);
+  if (world_.data().type(keys.row(id)) == KeyType::hash) return false;
+  bool wrong = false;
+  for (const std::string_view set : {keys.pending(), keys.active()}) {
+    const Keyspace::Zset* z = world_.data().zset_at(set, wrong);
+    if (z && z->scores.find(id)) return true;
+  }
+  return false;
+}
+
 void Runner::on_odd() {
   if (liveness_) return;  // a safety-phase client only
   const int job = static_cast<int>(world_.prng().between(1, plan_.jobs));
@@ -663,14 +687,42 @@ void Runner::on_odd() {
       argv_.clear();
       for (const std::string& arg : c) argv_.add(arg);
       const std::size_t ghosts = c[0] == "EMQ.CLAIM" ? ghosts_in_pending(c[1]) : 0;
+      const bool ghost_id = c[0] == "EMQ.ADD" && id_in_a_set(c[1], c[2]);
       if ((c[0] == "EMQ.ADD" || c[0] == "EMQ.FAIL") && seq_at_top(c[1])) saw("add-or-fail-met-seq-at-top");
       const Reply& reply = call("x", argv_).reply;
       if (reply.kind() == Reply::Kind::array) {
         if (ghosts > 100) saw("claim-met-over-100-ghosts");
         if (ghosts > 1000) saw("claim-met-over-1000-ghosts");
       }
+      if (ghost_id && reply.kind() == Reply::Kind::integer && reply.as_integer() == 1) saw("add-of-a-ghost-id");
       if (reply.is_error() || (c[0] == "EMQ.ADD" && !(reply.kind() == Reply::Kind::integer && reply.as_integer() == 1))) break;
     }
+    return;
+  }
+  // one odd call in twenty is a well-formed call of the fleet's own sent to the server
+  // while it is a replica (EMQ §6: every writing verb meets the fence, READONLY EMQ, and
+  // writes nothing; the read verbs answer): the world never demotes a server otherwise
+  if (world_.prng().chance(50)) {
+    world_.set_replica(true);
+    argv_.clear();
+    for (const std::string& arg : draw_fleet_call(world_.prng(), t)) argv_.add(arg);
+    const Reply& reply = call("x", argv_).reply;
+    if (reply.is_error() && reply.text().starts_with("READONLY EMQ")) saw("write-refused-on-a-replica");
+    world_.set_replica(false);
+    return;
+  }
+  // one in twenty of the rest goes out under an ACL that denies the target queue's key
+  // the call would write (pending for an ADD, active for the rest): EMQ §6, NOPERM EMQ
+  // and nothing written, where the world otherwise lets every caller write every key
+  if (world_.prng().chance(50)) {
+    argv_.clear();
+    for (const std::string& arg : draw_fleet_call(world_.prng(), t)) argv_.add(arg);
+    // spelt as EMQ §1 names them (as the corruption setups do), not by the core's QueueKeys
+    const std::string denied = "emq:{" + t.queue + "}:" + (argv_.views()[0] == "EMQ.ADD" ? "pending" : "active");
+    world_.deny_writes(denied);
+    const Reply& reply = call("x", argv_).reply;
+    if (reply.is_error() && reply.text().starts_with("NOPERM EMQ")) saw("write-refused-by-acl");
+    world_.deny_writes("");
     return;
   }
   argv_.clear();
@@ -735,7 +787,10 @@ void Runner::on_fault(const Fault& f) {
     case FaultKind::lane_mark: {
       const std::string row = QueueKeys(queue_of_job(f.target)).row("j" + std::to_string(f.target));
       if (world_.data().type(row) == KeyType::hash) {
-        call("op", argv_.clear().add("HSET").add(row).add("group").add("lane-1"));
+        // a sloppy fleet's operator marks every other row with an empty group: EMQ §1 makes
+        // any row with the field a lane row, so a core that takes "" for none sweeps it
+        const bool empty = sloppy() && f.target % 2 == 0;
+        call("op", argv_.clear().add("HSET").add(row).add("group").add(empty ? "" : "lane-1"));
       }
       break;
     }
@@ -923,7 +978,9 @@ const std::vector<std::string>& situation_names() {
       "claimed-binary-payload",      "finished-with-empty-text", "finished-with-binary-text",
       "extends-repeated-live-pair",  "claim-deadline-one-past-bound", "corrupt-row-refused",
       "wrong-type-refused",          "claim-met-over-100-ghosts", "claim-met-over-1000-ghosts",
-      "add-or-fail-met-seq-at-top"};
+      "add-or-fail-met-seq-at-top",  "add-of-a-ghost-id",    "sweep-met-empty-group-lane",
+      "extends-at-1000-pairs",       "odd-bytes-name-answered", "write-refused-on-a-replica",
+      "write-refused-by-acl"};
   return names;
 }
 

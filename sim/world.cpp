@@ -298,6 +298,24 @@ void World::reload() {
   if (observer_) observer_->after_reload(*this);
 }
 
+void World::set_replica(bool replica) {
+  server_.set_role(replica ? Role::replica : Role::primary);
+  history_.fault(stamp(), replica ? "replica" : "primary", "");
+}
+
+void World::deny_writes(std::string key) {
+  write_denied_key_ = std::move(key);
+  if (write_denied_key_.empty()) {
+    server_.set_write_denied(nullptr);
+    history_.fault(stamp(), "allow", "");
+    return;
+  }
+  server_.set_write_denied([this](std::string_view k) { return k == write_denied_key_; });
+  std::string fields = "\"key\":";
+  append_json_string(fields, write_denied_key_);
+  history_.fault(stamp(), "deny", fields);
+}
+
 void World::step_clock(std::int64_t delta_ms) {
   const std::int64_t before = server_ms();
   server_clock_.step(true_ms_, delta_ms);

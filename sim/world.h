@@ -133,6 +133,14 @@ class World {
   // before it is still this process's (INVARIANTS epoch.counted). Not a sync point of the
   // persistence model: a later restart keeps what it would have kept without the reload.
   void reload();
+  // The server made a replica (of a primary that never answers: REPLICAOF to a dead
+  // address) or a primary again: the same process and dataset, only its role changes, so
+  // writing verbs meet the fence (EMQ §6: READONLY EMQ) and plain writes the server's own.
+  void set_replica(bool replica);
+  // The calling user's ACL denies writes to `key` (empty: every key writable again): a
+  // writing verb that would write it refuses (EMQ §6: NOPERM EMQ ...) and writes nothing.
+  void deny_writes(std::string key);
+  const std::string& write_denied_key() const { return write_denied_key_; }
   void step_clock(std::int64_t delta_ms);
   void set_clock_rate(std::int64_t rate_per_mille);
   // The next start's run_id read fails (fail) or is malformed (malformed: a shape drawn
@@ -203,6 +211,7 @@ class World {
   std::string given_run_id_;  // EpochFault::given
   std::string given_malformed_;  // EpochFault::malformed, when a scenario gave the text
   std::vector<std::string> lost_for_;  // actors whose next reply is lost
+  std::string write_denied_key_;       // deny_writes: empty when every key is writable
   CallRecord last_;
   std::map<std::string, std::int64_t> verdict_counts_;
   WorldObserver* observer_ = nullptr;

@@ -357,6 +357,19 @@ EmqVerb verb_of(std::string_view word) {
 
 std::string_view verb_name(EmqVerb verb) { return verb_names[static_cast<std::size_t>(verb)]; }
 
+// §6: a writing verb checks every key it will write before its first write; one the caller
+// may not write refuses the call (NOPERM EMQ, naming it) and nothing is written. The keys it
+// will write are the keys its writes (on the model's own dataset, since `from`) touched.
+void Model::refuse_denied_write(std::int64_t from, std::string_view denied, Expectation& e) {
+  bool hit = false;
+  undo_.each_since(from, [&](sim::UndoLog::Wrote, std::string_view key, std::string_view) { hit = hit || key == denied; });
+  if (!hit) return;
+  undo_.rewind(data_, from);
+  e.clear();
+  e.replies.push_back(Reply::error("NOPERM EMQ no write access to " + std::string(denied)));
+  e.note = "the caller may not write " + std::string(denied);
+}
+
 Expectation Model::call(Args argv, const Context& ctx) {
   Expectation e;
   call(argv, ctx, e);
@@ -376,7 +389,9 @@ void Model::call(Args argv, const Context& ctx, Expectation& e) {
   if (argv[0].size() >= 4 && equals_ignore_case(argv[0].substr(0, 4), "EMQ.")) {
     // §2: a process whose epoch did not load serves no EMQ verb.
     if (const EmqVerb name = verb_of(argv[0]); ctx.module_loaded && name != EmqVerb::none) {
+      const std::int64_t from = undo_.position();
       verb(name, argv, ctx, e);
+      if (e.writes && !ctx.write_denied.empty()) refuse_denied_write(from, ctx.write_denied, e);
       return;
     }
     e.replies.push_back(unknown(argv));

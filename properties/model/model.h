@@ -69,6 +69,7 @@ struct Context {
   std::string_view run_id;     // the process's epoch (current())
   bool writable = true;        // false: a replica or a loading server (the fence)
   bool replica = false;        // plain writes refuse on a replica only
+  std::string_view write_denied;  // the one key the caller may not write (empty: none)
 };
 
 // What the model expects of one call.
@@ -132,6 +133,8 @@ class Model {
   Expectation& verb(EmqVerb name, Args argv, const Context& ctx, Expectation& e);
   Expectation& plain(Args argv, const Context& ctx, Expectation& e);
   Expectation& script(Args argv, const Context& ctx, Expectation& e);
+  // The verb's writes since `from` touched `denied`: undone, and the reply is NOPERM (§6).
+  void refuse_denied_write(std::int64_t from, std::string_view denied, Expectation& e);
 
   const QueueNames& names_of(std::string_view q);
 

@@ -159,6 +159,13 @@ class RealRunner {
     if (r.is_error()) return failed("OK from DEBUG RELOAD", r.text());
     return std::nullopt;
   }
+  // `replica` / `primary`: sim-only (real_skip_reason skips the file before it runs)
+  Failure act(const ReplicaRole& role, RunResult&) {
+    return failed("a step the real runner takes", write_action(role));
+  }
+  Failure act(const WriteDenied& denied, RunResult&) {  // sim-only too
+    return failed("a step the real runner takes", write_action(denied));
+  }
   Failure act(const ClockStep& clock, RunResult&) {
     server_clock_.step(step_->time_ms, clock.delta_ms);
     hold_clock();

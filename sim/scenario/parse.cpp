@@ -307,13 +307,16 @@ class FileParser {
   bool parse_action(LineCursor& in, Action& action) {
     const Token* t = in.peek();
     static constexpr std::string_view steps =
-        "a step (CLIENT: VERB ..., restart, failover, reload, clock, drift, epoch, lose or check)";
+        "a step (CLIENT: VERB ..., restart, failover, reload, replica, primary, deny, allow, clock, drift, epoch, lose "
+        "or check)";
     if (!t || t->kind != Token::Kind::word) return in.expected(steps);
     const std::string& word = t->text;
     if (word.size() > 1 && word.back() == ':') return parse_call(in, action);
-    if (word == "restart" || word == "failover" || word == "reload") {
+    if (word == "restart" || word == "failover" || word == "reload" || word == "replica" || word == "primary") {
       in.next();
-      if (word == "restart") {
+      if (word == "replica" || word == "primary") {
+        action = ReplicaRole{word == "replica"};
+      } else if (word == "restart") {
         action = Restart{};
       } else if (word == "failover") {
         action = Failover{};
@@ -326,6 +329,18 @@ class FileParser {
     if (word == "drift") return parse_drift(in, action);
     if (word == "epoch") return parse_epoch(in, action);
     if (word == "lose") return parse_lose(in, action);
+    if (word == "allow") {
+      in.next();
+      action = WriteDenied{};
+      return in.expect_end("'allow'");
+    }
+    if (word == "deny") {
+      in.next();
+      const Token* key = in.peek();
+      if (!is_value(key) || key->text.empty()) return in.expected("a key after 'deny'");
+      action = WriteDenied{in.next()->text};
+      return in.expect_end("the key");
+    }
     if (word == "check") return parse_check(in, action);
     return in.expected(steps);
   }

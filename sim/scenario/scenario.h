@@ -60,6 +60,18 @@ struct Failover {
 struct Reload {
   bool operator==(const Reload&) const = default;
 };
+// `replica` / `primary`: the server becomes a replica of a primary that never answers
+// (it keeps its dataset and refuses writes: EMQ §6's fence), or a primary again.
+struct ReplicaRole {
+  bool replica = true;
+  bool operator==(const ReplicaRole&) const = default;
+};
+// `deny KEY` / `allow`: the calling user's ACL denies writes to KEY (EMQ §6: a writing
+// verb that would write it answers NOPERM EMQ and writes nothing), or no key any more.
+struct WriteDenied {
+  std::string key;  // empty: allow
+  bool operator==(const WriteDenied&) const = default;
+};
 // `clock +MS` / `clock -MS`: step the server clock.
 struct ClockStep {
   std::int64_t delta_ms = 0;
@@ -119,7 +131,7 @@ struct CheckInvariants {
 };
 
 using Action = std::variant<Call, Restart, Failover, ClockStep, Drift, EpochFault, Lose,
-                            CheckRow, CheckSet, CheckInvariants, Reload>;
+                            CheckRow, CheckSet, CheckInvariants, Reload, ReplicaRole, WriteDenied>;
 
 struct Step {
   std::int64_t time_ms = 0;  // true time since the start; non-decreasing over the steps
@@ -138,7 +150,8 @@ struct Scenario {
 };
 
 // Steps a real server cannot do (SCENARIO.md's table): the epoch faults (nothing makes a
-// real server's run_id read fail). A file with any of them is skipped on a real server.
+// real server's run_id read fail) and, for now, replica/primary and deny/allow (the
+// runner neither demotes a server nor sets a user's ACL). A file with any of them is skipped on a real server.
 // Failover, reload, clock, drift and lose a real server can do when the runner started it
 // (scenarios/runner/run_real.h has the rest of the skip rules).
 bool sim_only(const Step& step);

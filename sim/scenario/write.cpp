@@ -32,6 +32,7 @@ struct ActionText {
   std::string operator()(const Restart&) const { return "restart"; }
   std::string operator()(const Failover&) const { return "failover"; }
   std::string operator()(const Reload&) const { return "reload"; }
+  std::string operator()(const ReplicaRole& role) const { return role.replica ? "replica" : "primary"; }
   std::string operator()(const ClockStep& clock) const {
     return "clock " + std::string(clock.delta_ms < 0 ? "" : "+") + std::to_string(clock.delta_ms);
   }
@@ -46,6 +47,9 @@ struct ActionText {
     return "epoch fail";
   }
   std::string operator()(const Lose& lose) const { return "lose " + lose.client; }
+  std::string operator()(const WriteDenied& denied) const {
+    return denied.key.empty() ? "allow" : "deny " + write_word(denied.key);
+  }
   std::string operator()(const CheckRow& row) const {
     std::string out = "check row " + write_word(row.queue) + " " + write_word(row.id);
     for (const FieldCheck& check : row.fields) {

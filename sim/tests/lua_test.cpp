@@ -194,7 +194,11 @@ TEST(Lua, the_scripted_executor_leaves_what_the_native_verbs_leave) {
   EXPECT_EQ(native.call({"EMQ.COMPLETE", "q", "j1", "1", "ok"}), Int(1));
   EXPECT_EQ(scripted.eval(complete, {"emq:{q}:active", "emq:{q}:done", "emq:{q}:job:j1"}, {"j1", "1", "ok"}),
             Int(1));
-  for (ScriptServer* s : {&native, &scripted}) s->server.set_now_ms(1501);  // j3's deadline was 1500
+  // at its very deadline (1500) a lease is live (EMQ §3) for either executor: to 1501
+  EXPECT_EQ(native.call({"EMQ.EXTEND", "q", "j3", "1", "1"}), Int(1));
+  EXPECT_EQ(scripted.eval(extend, {"emq:{q}:active", "emq:{q}:job:j3"}, {"j3", "1", "1"}), Int(1))
+      << "a lease at its deadline";
+  for (ScriptServer* s : {&native, &scripted}) s->server.set_now_ms(1502);  // j3's deadline was 1501
   EXPECT_EQ(native.call({"EMQ.COMPLETE", "q", "j3", "1"}), Int(0)) << "an expired lease";
   EXPECT_EQ(scripted.eval(complete, {"emq:{q}:active", "emq:{q}:done", "emq:{q}:job:j3"}, {"j3", "1"}),
             Int(0));

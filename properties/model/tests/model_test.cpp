@@ -70,7 +70,7 @@ class EmqModel : public ::testing::Test {
   }
 
   Model m;
-  Context ctx{1000, true, NOW, true, false};
+  Context ctx{1000, true, NOW, true, false, {}};
 };
 
 // ---- §1 keys and rows
@@ -314,6 +314,20 @@ TEST_F(EmqModel, refusals_are_the_texts_of_section_6) {
   EXPECT_EQ(reply({"EMQ.CLAIM", "q", "10"}),
             E("WRONGTYPE Operation against a key holding the wrong kind of value"));
   EXPECT_EQ(m.data().size(), 1u);
+}
+
+// §6: a key the caller may not write refuses a verb that would write it, naming it, and
+// nothing is written; a call that would not write it (or nothing) goes on.
+TEST_F(EmqModel, a_key_the_caller_may_not_write_refuses_the_verb_that_would_write_it) {
+  EXPECT_EQ(reply({"EMQ.ADD", "q", "j1", "p"}), I(1));
+  const std::string active = "emq:{q}:active";
+  ctx.write_denied = active;
+  EXPECT_EQ(reply({"EMQ.CLAIM", "q", "1000", "COUNT", "2"}), E("NOPERM EMQ no write access to " + active));
+  EXPECT_NE(row("j1").find("state=pending"), std::string::npos) << "nothing written";
+  EXPECT_EQ(reply({"EMQ.ADD", "q", "j2", "p"}), I(1)) << "ADD writes no active";
+  EXPECT_EQ(reply({"EMQ.EXTEND", "q", "j1", "1", "1000"}), I(0)) << "not live: writes nothing";
+  ctx.write_denied = {};
+  EXPECT_TRUE(call({"EMQ.CLAIM", "q", "1000"}).writes);
 }
 
 TEST_F(EmqModel, a_corrupt_integer_field_refuses) {

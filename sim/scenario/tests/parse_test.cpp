@@ -143,6 +143,10 @@ TEST(Parse, fault_steps) {
   EXPECT_EQ(action_of("at 5 epoch " + id), Action(EpochFault{EpochFault::Kind::run_id, id}));
   EXPECT_EQ(action_of("at 5 epoch \"" + id + "\""), Action(EpochFault{EpochFault::Kind::run_id, id}));
   EXPECT_EQ(action_of("at 5 lose w1"), Action(Lose{"w1"}));
+  EXPECT_EQ(action_of("at 5 replica"), Action(ReplicaRole{true}));
+  EXPECT_EQ(action_of("at 5 primary"), Action(ReplicaRole{false}));
+  EXPECT_EQ(action_of("at 5 deny \"emq:{q}:active\""), Action(WriteDenied{"emq:{q}:active"}));
+  EXPECT_EQ(action_of("at 5 allow"), Action(WriteDenied{}));
 }
 
 TEST(Parse, row_checks_take_quoted_names_values_and_dash_for_absent) {
@@ -187,7 +191,8 @@ TEST(Parse, crlf_line_ends_and_indentation_are_whitespace) {
 
 TEST(Parse, sim_only_steps_make_a_file_sim_only) {
   for (std::string_view line : {"at 0 epoch fail", "at 0 epoch malformed",
-                                "at 0 epoch 0123456789abcdef0123456789abcdef01234567"}) {
+                                "at 0 epoch 0123456789abcdef0123456789abcdef01234567", "at 0 replica",
+                                "at 0 primary", "at 0 deny k", "at 0 allow"}) {
     const auto steps = steps_of(line);
     ASSERT_EQ(steps.size(), 1u);
     EXPECT_TRUE(sim_only(steps[0])) << line;

@@ -144,6 +144,8 @@ rc::Gen<Action> check_row() {
 rc::Gen<Action> action() {
   return gen::oneOf(
       call_action(), call_action(), gen::just(Action(Restart{})), gen::just(Action(Failover{})),
+      gen::just(Action(ReplicaRole{true})), gen::just(Action(ReplicaRole{false})),
+      gen::just(Action(WriteDenied{"emq:{q}:active"})), gen::just(Action(WriteDenied{})),
       gen::map(gen::oneOf(gen::inRange<std::int64_t>(-5000, 5001),
                           gen::inRange<std::int64_t>(-time_ms_max, time_ms_max + 1)),
                [](std::int64_t d) { return Action(ClockStep{d}); }),
