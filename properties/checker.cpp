@@ -561,9 +561,9 @@ void Checker::after_start(const World& world) {
                            " calls";
   // What the new process holds that was not judged already. Every call was judged (the
   // jobs and keys it touched), every earlier start what it took back, and the first start
-  // everything, so the dataset as of the kept calls was judged when they ran; the model truncated to them, its ledger with
-  // it, is the model as it stood then (its own write stream, never the
-  // server's). So a start judges what the rollback took back: the keys the server's
+  // everything, so the dataset as of the kept calls was judged when they ran; the model
+  // truncated to them, its ledger with it, is the model as it stood then (its own write
+  // stream, never the server's). So a start judges what the rollback took back: the keys the server's
   // journal and the model's undid, the jobs the ledger's lost events moved. Judged whole:
   // the first start, a start that emptied the dataset (persistence `none`), and any
   // rollback a journal cannot account for or that took a set back whole.

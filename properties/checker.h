@@ -165,10 +165,11 @@ class Checker final : public sim::WorldObserver {
   // The per-call form of check_state: the jobs `touched_` names.
   void check_touched(const sim::World& world);
   using Shadow = std::unordered_map<std::string, std::string, StringHash, StringEqual>;
-  // A queue the history's verbs have named: its key names, spelt once (the names per
-  // call judged cost as much as the judgement of a job), and the state each job's row was
+  // A queue the history's verbs have named: its key names, spelt once (spelt per call
+  // judged, they cost as much as the judgement of a job), and the state each job's row was
   // last seen in, which transitions are judged against (rebuilt at every start:
-  // persistence may roll rows back). Hashed: looked up for every job a call touches.
+  // persistence may roll rows back; hashed, as it is looked up for every job a call
+  // touches).
   struct QueueState {
     explicit QueueState(std::string_view q) : keys(q) {}
     model::QueueNames keys;

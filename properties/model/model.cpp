@@ -56,7 +56,7 @@ std::optional<std::int64_t> integer(std::string_view t) {
   return neg ? static_cast<std::int64_t>(0 - v) : static_cast<std::int64_t>(v);
 }
 
-// §1: a queue is 1..200 bytes without '{', '}' or NUL; a job id 1..200 bytes without NUL.
+// §1: a job id is 1..200 bytes without NUL (a queue name: queue_name_ok, names.h).
 bool id_ok(std::string_view id) {
   return !id.empty() && id.size() <= 200 && id.find('\0') == std::string_view::npos;
 }

@@ -1,4 +1,4 @@
-// The spec's names (EMQ.md §1 keys, §7 queue names, the four states), spelt here from the
+// The spec's names (EMQ.md §1: keys, queue names, the four states), spelt here from the
 // page for the harness: the model, its ledger and the invariant checker read the server's
 // keys through these, never through core/keys.cpp or core/states.cpp. A wrong core in
 // those files (a key misspelt, a state misnamed) would otherwise move the checker with it,
@@ -23,7 +23,7 @@ std::string dead_key(std::string_view q);
 std::string seq_key(std::string_view q);
 std::string row_key(std::string_view q, std::string_view id);
 
-// §7: a queue name is 1..200 bytes with no '{', '}' or NUL.
+// §1: a queue name is 1..200 bytes with no '{', '}' or NUL.
 bool queue_name_ok(std::string_view q);
 
 // A queue's fixed key names, spelt once per queue rather than once per call.
