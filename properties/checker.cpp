@@ -145,16 +145,19 @@ void classify_write(sim::UndoLog::Wrote wrote, std::string_view key, std::string
 
 Checker::RowFields::RowFields(const Keyspace::Hash* row) {
   if (!row) return;
+  // By length first, then the bytes as words (StringEqual, inline; == on a std::string
+  // and a literal is a libc compare per field).
+  const StringEqual eq;
   for (const auto& [name, value] : *row) {
     switch (name.size()) {
-      case 5: if (name == "state") state = &value; break;
-      case 7: if (name == "stalled") stalled = &value; break;
-      case 8: if (name == "failures") failures = &value; break;
-      case 12: if (name == "max_failures") max_failures = &value; break;
+      case 5: if (eq(name, "state")) state = &value; break;
+      case 7: if (eq(name, "stalled")) stalled = &value; break;
+      case 8: if (eq(name, "failures")) failures = &value; break;
+      case 12: if (eq(name, "max_failures")) max_failures = &value; break;
       case 11:
-        if (name == "dead_reason") {
+        if (eq(name, "dead_reason")) {
           dead_reason = &value;
-        } else if (name == "lease_epoch") {
+        } else if (eq(name, "lease_epoch")) {
           lease_epoch = &value;
         }
         break;
@@ -867,12 +870,15 @@ void Checker::check_queue(const World& world, std::string_view q, QueueState& qu
                           const std::vector<std::string_view>* ids, const std::vector<const JobTruth*>* jobs) {
   const Keyspace& data = world.data();
   const model::QueueNames& keys = queue.keys;
-  const std::array<std::string_view, 4> set_keys{keys.pending, keys.active, keys.done, keys.dead};
-  std::array<const Keyspace::Zset*, 4> sets{};
-  for (std::size_t i = 0; i < sets.size(); ++i) {
-    bool wrong = false;
-    sets[i] = data.zset_at(set_keys[i], wrong);
+  if (queue.sets_shape != data.shape()) {
+    const std::array<std::string_view, 4> set_keys{keys.pending, keys.active, keys.done, keys.dead};
+    for (std::size_t i = 0; i < queue.sets.size(); ++i) {
+      bool wrong = false;
+      queue.sets[i] = data.zset_at(set_keys[i], wrong);
+    }
+    queue.sets_shape = data.shape();
   }
+  const std::array<const Keyspace::Zset*, 4>& sets = queue.sets;
   const auto& ghosts = model_.ledger().ghosts();
   auto ghost = [&](std::string_view id) {
     return !ghosts.empty() && ghosts.contains(std::pair<std::string_view, std::string_view>(q, id));
@@ -925,8 +931,9 @@ void Checker::check_queue(const World& world, std::string_view q, QueueState& qu
     if (ghost(id)) continue;
     Probe& p = probes.emplace_back();
     p.id = id;
+    const std::uint32_t hash = sim::FlatMap<double>::hash_of(id);  // once for the four
     for (std::size_t i = 0; i < sets.size(); ++i) {
-      if (sets[i] && sets[i]->scores.contains(id)) p.in[p.sets++] = set_states[i];
+      if (sets[i] && sets[i]->scores.find(id, hash)) p.in[p.sets++] = set_states[i];
     }
     p.row = RowFields(row_of(data, keys, id));
     p.job = jobs ? (*jobs)[k] : model_.ledger().job(q, id);

@@ -35,10 +35,18 @@ class FlatMap {
     V second{};  // named like a std::pair's, so find(k)->second reads as with std maps
   };
 
+  // A key's hash, as find() computes it: for a caller that looks one key up in several
+  // maps (find(key, hash_of(key)) in each).
+  static std::uint32_t hash_of(std::string_view key) {
+    const std::uint64_t h = StringHash{}(key);
+    return static_cast<std::uint32_t>(h ^ (h >> 32));
+  }
+
   const Entry* find(std::string_view key) const { return const_cast<FlatMap*>(this)->find(key); }
-  Entry* find(std::string_view key) {
+  Entry* find(std::string_view key) { return find(key, hash_of(key)); }
+  const Entry* find(std::string_view key, std::uint32_t h) const { return const_cast<FlatMap*>(this)->find(key, h); }
+  Entry* find(std::string_view key, std::uint32_t h) {
     if (entries_.empty()) return nullptr;
-    const std::uint32_t h = hash_of(key);
     const std::size_t mask = slots_.size() - 1;
     for (std::size_t i = h & mask;; i = (i + 1) & mask) {
       const Slot s = slots_[i];
@@ -117,10 +125,6 @@ class FlatMap {
     std::uint32_t index = 0;  // entries_ index + 1; 0: empty
   };
 
-  static std::uint32_t hash_of(std::string_view key) {
-    const std::uint64_t h = StringHash{}(key);
-    return static_cast<std::uint32_t>(h ^ (h >> 32));
-  }
   std::size_t slot_of(const Entry& e, std::size_t index) const {
     const std::size_t mask = slots_.size() - 1;
     std::size_t i = e.hash & mask;

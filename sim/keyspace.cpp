@@ -1,6 +1,7 @@
 #include "sim/keyspace.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <cmath>
 #include <cstdio>
@@ -28,6 +29,11 @@ const T* typed(const Keyspace::Value* v, bool& wrong) {
 }
 }  // namespace
 
+std::uint64_t Keyspace::next_shape() {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
 const Keyspace::Value* Keyspace::find(std::string_view key) const {
   const auto* e = data_.find(key);
   return e ? &e->second : nullptr;
@@ -41,7 +47,10 @@ Keyspace::Value* Keyspace::find_mut(std::string_view key) {
 template <class T>
 T* Keyspace::slot(std::string_view key) {
   auto [e, added] = data_.try_emplace(key);
-  if (added) e->second.template emplace<T>();
+  if (added) {
+    e->second.template emplace<T>();
+    reshaped();
+  }
   // nullptr for a key of another type: every verb checks types in its read pass, so only
   // a wrong core writes one (the odd client keeps such keys, sim/odd_calls.h); the write
   // is dropped, as the server's own write call fails on it, and the oracles judge the call
@@ -155,7 +164,10 @@ std::int64_t Keyspace::hdel(std::string_view key, std::string_view field) {
   if (it == h.end()) return 0;
   if (journal_) journal_->field(key, field, &it->second, static_cast<std::size_t>(it - h.begin()), nullptr);
   h.erase(it);
-  if (h.empty()) data_.erase(data_.find(key));
+  if (h.empty()) {
+    data_.erase(data_.find(key));
+    reshaped();
+  }
   return 1;
 }
 
@@ -189,7 +201,10 @@ std::int64_t Keyspace::zrem(std::string_view key, std::string_view member) {
   if (journal_) journal_->member(key, member, &it->second, nullptr);
   z.order.erase(it->second, member);
   z.scores.erase(it);
-  if (z.scores.empty()) data_.erase(data_.find(key));
+  if (z.scores.empty()) {
+    data_.erase(data_.find(key));
+    reshaped();
+  }
   return 1;
 }
 
@@ -215,6 +230,7 @@ void Keyspace::set(std::string_view key, std::string_view value) {
   } else {
     data_.try_emplace(key).first->second = std::string(value);
   }
+  reshaped();  // a new key, or one of another type replaced
 }
 
 std::int64_t Keyspace::del(std::string_view key) {
@@ -222,6 +238,7 @@ std::int64_t Keyspace::del(std::string_view key) {
   if (!e) return 0;
   if (journal_) journal_->whole(key, &e->second, UndoLog::WholeOp::del);
   data_.erase(e);
+  reshaped();
   return 1;
 }
 

@@ -35,11 +35,14 @@ class Keyspace {
   Keyspace(const Keyspace& o) : data_(o.data_) {}
   Keyspace& operator=(const Keyspace& o) {
     data_ = o.data_;
+    reshaped();
     return *this;
   }
-  Keyspace(Keyspace&& o) noexcept : data_(std::move(o.data_)) {}
+  Keyspace(Keyspace&& o) noexcept : data_(std::move(o.data_)) { o.reshaped(); }
   Keyspace& operator=(Keyspace&& o) noexcept {
     data_ = std::move(o.data_);
+    reshaped();
+    o.reshaped();
     return *this;
   }
 
@@ -113,7 +116,10 @@ class Keyspace {
   std::int64_t incr(std::string_view key);
   void set(std::string_view key, std::string_view value);
   std::int64_t del(std::string_view key);
-  void clear() { data_.clear(); }  // not journaled: whoever clears resets the journal
+  void clear() {  // not journaled: whoever clears resets the journal
+    data_.clear();
+    reshaped();
+  }
 
   // Before each write changes anything, tells `journal` what the write overwrites (the
   // world's undo log), with the lookup the write makes anyway; null: nobody is told.
@@ -121,6 +127,13 @@ class Keyspace {
   UndoLog* journal() const { return journal_; }
 
   std::size_t size() const { return data_.size(); }
+  // Which keys exist and of what type, as a number: it changes whenever a key is added,
+  // removed or replaced whole (SET, DEL, an emptied hash or zset, clear, assignment), and
+  // no two keyspaces of a process ever share one. While it stays the same, a pointer that
+  // zset_at() or hash_at() answered (or its null) still holds: an observer that reads the
+  // same few keys after every write (the invariant checker) keeps them instead of looking
+  // each up again.
+  std::uint64_t shape() const { return shape_; }
   // Every key in byte order: `"key" type ...`, hash fields sorted, zset members in order.
   // Two keyspaces hold the same data exactly when their dumps are equal.
   std::string dump() const;
@@ -140,8 +153,12 @@ class Keyspace {
   T* slot(std::string_view key);  // nullptr when the key holds another type
   std::int64_t hset_in(std::string_view key, Hash& h, std::string_view field, std::string_view value);
 
+  void reshaped() { shape_ = next_shape(); }
+  static std::uint64_t next_shape();  // process-wide, so that shapes never repeat
+
   FlatMap<Value> data_;
   UndoLog* journal_ = nullptr;
+  std::uint64_t shape_ = next_shape();
 };
 
 // Escapes bytes for dumps and messages: printable ASCII as is, '"' and '\\' escaped,

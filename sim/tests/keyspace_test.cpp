@@ -361,5 +361,58 @@ TEST(FlatMap, finds_what_a_std_map_finds_through_inserts_and_erases) {
   EXPECT_EQ(map.find("emq:{q}:job:j1"), nullptr);
 }
 
+// shape(): the checker keeps the pointers zset_at() gave while it stays the same, so it
+// must change whenever a key comes or goes or is replaced whole, and a pointer must hold
+// while it does not.
+TEST(Keyspace, shape_changes_exactly_when_a_key_comes_goes_or_is_replaced) {
+  Keyspace d;
+  std::uint64_t last = d.shape();
+  auto changed = [&] {
+    const bool moved = d.shape() != last;
+    last = d.shape();
+    return moved;
+  };
+  d.zadd("z", 1, "a");
+  EXPECT_TRUE(changed()) << "a new zset";
+  bool wrong = false;
+  const Keyspace::Zset* z = d.zset_at("z", wrong);
+  d.zadd("z", 2, "b");
+  d.zadd("z", 3, "a");  // re-scored
+  d.zrem("z", "b");
+  EXPECT_FALSE(changed()) << "members written in a zset that stays";
+  EXPECT_EQ(d.zset_at("z", wrong), z);
+  d.hset("h", "f", "1");
+  EXPECT_TRUE(changed()) << "a new hash";
+  d.hset("h", "f", "2");
+  d.hset("h", "g", "3");
+  d.hdel("h", "g");
+  EXPECT_FALSE(changed()) << "fields written in a hash that stays";
+  EXPECT_EQ(d.zset_at("z", wrong), z) << "the zset's own pointer holds while other keys grow";
+  d.hdel("h", "f");
+  EXPECT_TRUE(changed()) << "the hash's last field deleted: the key is gone";
+  d.zrem("z", "a");
+  EXPECT_TRUE(changed()) << "the zset's last member removed";
+  d.set("s", "1");
+  EXPECT_TRUE(changed()) << "SET of a new key";
+  d.set("s", "2");
+  EXPECT_TRUE(changed()) << "SET replaces a key whole, whatever it held";
+  d.incr("n");
+  EXPECT_TRUE(changed()) << "INCR of a new key";
+  d.incr("n");
+  EXPECT_FALSE(changed()) << "INCR of a counter that stays";
+  EXPECT_EQ(d.del("n"), 1);
+  EXPECT_TRUE(changed()) << "DEL";
+  EXPECT_EQ(d.del("n"), 0);
+  EXPECT_FALSE(changed()) << "DEL of nothing";
+  Keyspace other;
+  other.zadd("z", 1, "a");
+  EXPECT_NE(other.shape(), d.shape()) << "two keyspaces never share a shape";
+  d = other;
+  EXPECT_TRUE(changed()) << "assignment";
+  EXPECT_NE(d.shape(), other.shape());
+  d.clear();
+  EXPECT_TRUE(changed()) << "clear";
+}
+
 }  // namespace
 }  // namespace trafikey::sim
