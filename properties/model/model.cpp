@@ -6,6 +6,7 @@
 #include <array>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 
 namespace trafikey::properties::model {
@@ -225,28 +226,37 @@ Reply bulks(const std::vector<std::string>& ids) {
 // is cut at 128 bytes, the arguments are quoted while fewer than 128 bytes of them were
 // printed, each cut to what is left of the 128.
 Reply unknown(Args argv) {
-  // Each argument as C prints it: up to a NUL, CR and LF as spaces, at most `max` bytes.
-  auto c_string = [](std::string& out, std::string_view s, std::size_t max) {
-    s = s.substr(0, std::min(max, s.find('\0')));
-    const std::size_t from = out.size();
-    out.append(s);
-    for (std::size_t i = from; i < out.size(); ++i) {
-      if (out[i] == '\r' || out[i] == '\n') out[i] = ' ';
-    }
+  // Built in a stack buffer: every EMQ call answers this while the module is not loaded.
+  // Its bound: the fixed texts, a name of at most 128 bytes, and arguments that stop once
+  // 128 bytes of them were printed (the last one cut to what was left, plus "'' ").
+  static constexpr std::string_view head = "ERR unknown command '";
+  static constexpr std::string_view middle = "', with args beginning with: ";
+  char text[head.size() + 128 + middle.size() + 128 + 3];
+  std::size_t len = 0;
+  auto put = [&](std::string_view s) {
+    std::memcpy(text + len, s.data(), s.size());
+    len += s.size();
   };
-  std::string text = "ERR unknown command '";
-  text.reserve(200);
-  if (!argv.empty()) c_string(text, argv[0], 128);
-  text += "', with args beginning with: ";
+  // Each argument as C prints it: up to a NUL, CR and LF as spaces, at most `max` bytes.
+  auto c_string = [&](std::string_view s, std::size_t max) {
+    s = s.substr(0, max);
+    if (const void* nul = std::memchr(s.data(), '\0', s.size())) {
+      s = s.substr(0, static_cast<std::size_t>(static_cast<const char*>(nul) - s.data()));
+    }
+    for (char c : s) text[len++] = c == '\r' || c == '\n' ? ' ' : c;
+  };
+  put(head);
+  if (!argv.empty()) c_string(argv[0], 128);
+  put(middle);
   std::size_t printed = 0;
   for (std::size_t i = 1; i < argv.size() && printed < 128; ++i) {
-    const std::size_t from = text.size();
-    text += '\'';
-    c_string(text, argv[i], 128 - printed);
-    text += "' ";
-    printed += text.size() - from;
+    const std::size_t from = len;
+    put("'");
+    c_string(argv[i], 128 - printed);
+    put("' ");
+    printed += len - from;
   }
-  return Reply::error(text);
+  return Reply::error(std::string_view(text, len));
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "properties/model/names.h"
 
 #include <array>
+#include <cstring>
 
 namespace trafikey::properties::model {
 
@@ -11,12 +12,22 @@ constexpr std::array<std::string_view, 4> state_names{"pending", "active", "done
 static_assert(static_cast<int>(JobState::pending) == 0 && static_cast<int>(JobState::active) == 1 &&
               static_cast<int>(JobState::done) == 2 && static_cast<int>(JobState::dead) == 3);
 
+// Whether `s` is the literal's bytes: a memcmp of a constant length, which the compiler
+// writes inline (== on a view is a libc call). The judgements parse every key each call
+// writes.
+template <std::size_t N>
+bool is(std::string_view s, const char (&literal)[N]) {
+  return s.size() == N - 1 && std::memcmp(s.data(), literal, N - 1) == 0;
+}
+
 // (q, the rest after "emq:{q}") of a key, when it begins "emq:{" and has a '}'.
 std::optional<std::pair<std::string_view, std::string_view>> split(std::string_view key) {
-  if (!key.starts_with(head)) return std::nullopt;
-  const auto close = key.find('}', head.size());
-  if (close == std::string_view::npos) return std::nullopt;
-  return std::pair(key.substr(head.size(), close - head.size()), key.substr(close + 1));
+  if (key.size() < head.size() || std::memcmp(key.data(), head.data(), head.size()) != 0) return std::nullopt;
+  // names are a few bytes: a loop beats memchr's call
+  for (std::size_t close = head.size(); close < key.size(); ++close) {
+    if (key[close] == '}') return std::pair(key.substr(head.size(), close - head.size()), key.substr(close + 1));
+  }
+  return std::nullopt;
 }
 }  // namespace
 
@@ -44,7 +55,7 @@ QueueNames::QueueNames(std::string_view q)
 
 std::optional<RowKeyParts> parse_row_key(std::string_view key) {
   const auto parts = split(key);
-  if (!parts || !parts->second.starts_with(":job:")) return std::nullopt;
+  if (!parts || parts->second.size() < 5 || std::memcmp(parts->second.data(), ":job:", 5) != 0) return std::nullopt;
   return RowKeyParts{parts->first, parts->second.substr(5)};
 }
 
@@ -52,13 +63,13 @@ std::optional<std::string_view> set_key_queue(std::string_view key) {
   const auto parts = split(key);
   if (!parts || !queue_name_ok(parts->first)) return std::nullopt;
   const std::string_view rest = parts->second;
-  if (rest != ":pending" && rest != ":active" && rest != ":done" && rest != ":dead") return std::nullopt;
+  if (!is(rest, ":pending") && !is(rest, ":active") && !is(rest, ":done") && !is(rest, ":dead")) return std::nullopt;
   return parts->first;
 }
 
 std::string_view pending_key_queue(std::string_view key) {
   const auto parts = split(key);
-  return parts && parts->second == ":pending" && queue_name_ok(parts->first) ? parts->first : std::string_view{};
+  return parts && is(parts->second, ":pending") && queue_name_ok(parts->first) ? parts->first : std::string_view{};
 }
 
 std::string_view state_name(JobState state) { return state_names[static_cast<std::size_t>(state)]; }
