@@ -232,7 +232,7 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
   sweep_.ledger.clear();
   // The verb as the model names it (the spec's spelling), once for both halves of the
   // judgement.
-  verb_ = argv.empty() ? EmqVerb::none : model::verb_of(argv[0]);
+  verb_ = expect_.verb != EmqVerb::none ? expect_.verb : argv.empty() ? EmqVerb::none : model::verb_of(argv[0]);
   if (argv.size() < 2 || !model::queue_name_ok(argv[1])) return;
   if (argv[0].size() < 4 || !equals_ignore_case(argv[0].substr(0, 4), "EMQ.")) return;
   const std::string_view q = argv[1];

@@ -25,7 +25,16 @@ std::int64_t int_arg(std::string_view text, std::int64_t fallback) {
 // core's command table, which a wrong core would move the ledger with. Of the plain
 // commands only DEL, SET and HSET move the model.
 Ledger::Verb Ledger::classify(std::string_view name) {
-  switch (verb_of(name)) {
+  if (const Verb verb = of(verb_of(name)); verb != Verb::other) return verb;
+  if (equals_ignore_case(name, "EVAL") || equals_ignore_case(name, "EVALSHA")) return Verb::script;
+  if (equals_ignore_case(name, "DEL")) return Verb::del;
+  if (equals_ignore_case(name, "SET")) return Verb::set;
+  if (equals_ignore_case(name, "HSET")) return Verb::hset;
+  return Verb::other;
+}
+
+Ledger::Verb Ledger::of(EmqVerb verb) {
+  switch (verb) {
     case EmqVerb::add: return Verb::add;
     case EmqVerb::claim: return Verb::claim;
     case EmqVerb::extend: return Verb::extend;
@@ -36,10 +45,6 @@ Ledger::Verb Ledger::classify(std::string_view name) {
     case EmqVerb::stats: case EmqVerb::job: case EmqVerb::epoch: return Verb::other;  // readers
     case EmqVerb::none: break;
   }
-  if (equals_ignore_case(name, "EVAL") || equals_ignore_case(name, "EVALSHA")) return Verb::script;
-  if (equals_ignore_case(name, "DEL")) return Verb::del;
-  if (equals_ignore_case(name, "SET")) return Verb::set;
-  if (equals_ignore_case(name, "HSET")) return Verb::hset;
   return Verb::other;
 }
 
@@ -271,10 +276,12 @@ bool Ledger::decode(const CallRecord& c, Verb verb, Event& e) {
   return e.end > e.begin;
 }
 
-void Ledger::apply(const CallRecord& call) {
+void Ledger::apply(const CallRecord& call) { apply(call, EmqVerb::none); }
+
+void Ledger::apply(const CallRecord& call, EmqVerb emq) {
   if (call.reply.is_error() || call.argv.size() < 2) return;
   // Only the writers move the model; reads and plain commands are not logged.
-  const Verb verb = classify(call.argv[0]);
+  const Verb verb = emq != EmqVerb::none ? of(emq) : classify(call.argv[0]);
   if (verb == Verb::other) return;
   Event event;
   event.call = call.index;

@@ -40,6 +40,7 @@
 #include "core/bytes.h"
 #include "core/reply.h"
 #include "core/states.h"
+#include "properties/model/names.h"
 #include "sim/history.h"
 #include "sim/world.h"
 
@@ -95,6 +96,9 @@ class Ledger {
   Ledger& operator=(Ledger&&) = default;
 
   void apply(const CallRecord& call);
+  // The same, for a call whose EMQ verb the caller has found (the model's Expectation::verb;
+  // none: not an EMQ verb the module ran, read from the call's name as apply(call) does).
+  void apply(const CallRecord& call, EmqVerb verb);
   // Keeps only effects of calls with index <= last_call (persistence loss).
   void truncate(std::int64_t last_call);
 
@@ -224,6 +228,7 @@ class Ledger {
     }
   }
   static Verb classify(std::string_view name);
+  static Verb of(EmqVerb verb);  // other for none and the readers
   bool decode(const CallRecord& call, Verb verb, Event& event);
   std::uint32_t key_number(std::string_view queue, std::string_view id);
   // The cell of table_ that holds (queue, id), or the empty cell where it would go.

@@ -269,6 +269,7 @@ void Expectation::clear() {
   range_suffixes.clear();
   note.clear();
   writes = false;
+  verb = EmqVerb::none;
 }
 
 bool Expectation::accepts(const Reply& reply) const {
@@ -318,11 +319,11 @@ void Model::end_call(std::int64_t index) {
 void Model::settle(const sim::CallRecord& call, const Expectation& e, bool accepted) {
   end_call(call.index);
   if (accepted) {
-    ledger_.apply(call);
+    ledger_.apply(call, e.verb);
   } else if (!e.replies.empty()) {
     sim::CallRecord mine = call;
     mine.reply = e.replies.front();
-    ledger_.apply(mine);
+    ledger_.apply(mine, e.verb);
   }
 }
 
@@ -399,6 +400,7 @@ void Model::call(Args argv, const Context& ctx, Expectation& e) {
   if (argv[0].size() >= 4 && equals_ignore_case(argv[0].substr(0, 4), "EMQ.")) {
     // §2: a process whose epoch did not load serves no EMQ verb.
     if (const EmqVerb name = verb_of(argv[0]); ctx.module_loaded && name != EmqVerb::none) {
+      e.verb = name;  // the ledger and the checker read it, not the name again
       const std::int64_t from = undo_.position();
       verb(name, argv, ctx, e);
       if (e.writes && !ctx.write_denied.empty()) refuse_denied_write(from, ctx.write_denied, e);

@@ -47,17 +47,6 @@
 
 namespace trafikey::properties::model {
 
-
-// §4's verbs. The checker's and the ledger's as well: the core's command table would move
-// the harness with a core that got it wrong.
-enum class EmqVerb : std::uint8_t { none, add, claim, extend, extends, complete, fail, sweep, stats, job, epoch };
-// The verb `word` names, whatever its case (none: no verb of the page). Found once per call
-// and passed on as this: the model, the ledger and the checker each tested the call's name
-// against the spec's names, a string compare each, several times a call.
-EmqVerb verb_of(std::string_view word);
-// As the page spells it ("EMQ.CLAIM"); "" for none.
-std::string_view verb_name(EmqVerb verb);
-
 // §2: a run_id the module loads with is exactly 40 characters of 0-9a-f (the checker's
 // oracle for epoch.load; sim/run_id.h spells it from the page, not from the core).
 using sim::run_id_shape_ok;
@@ -78,6 +67,7 @@ struct Expectation {
   std::vector<std::string> range_suffixes; // also right: "ERR EMQ <any> must be an integer in <suffix>"
   std::string note;                        // what the model saw, for a reviewer
   bool writes = false;                     // the model wrote something
+  EmqVerb verb = EmqVerb::none;            // the EMQ verb the model ran (none: not one)
 
   // Empty again, its buffers kept for the next call.
   void clear();

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,6 +15,16 @@
 #include "core/states.h"
 
 namespace trafikey::properties::model {
+
+// §4's verbs. The checker's and the ledger's as well: the core's command table would move
+// the harness with a core that got it wrong.
+enum class EmqVerb : std::uint8_t { none, add, claim, extend, extends, complete, fail, sweep, stats, job, epoch };
+// The verb `word` names, whatever its case (none: no verb of the page). Found once per call
+// and passed on as this: the model, the ledger and the checker each tested the call's name
+// against the spec's names, a string compare each, several times a call.
+EmqVerb verb_of(std::string_view word);  // (model.cpp)
+// As the page spells it ("EMQ.CLAIM"); "" for none.
+std::string_view verb_name(EmqVerb verb);
 
 // §1: the keys of queue q.
 std::string pending_key(std::string_view q);
