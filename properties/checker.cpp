@@ -597,7 +597,7 @@ void Checker::after_start(const World& world) {
       auto known = queues_.find(key.first);
       if (known == queues_.end()) continue;
       const std::string* state = field(world.data(), model::RowName(known->second.keys, job.id), "state");
-      if (state) known->second.shadow.emplace(job.id, *state);
+      if (state) known->second.shadow.set(job.id, *state);
     }
     check_state(world);
   } else {
@@ -643,9 +643,9 @@ void Checker::judge_rollback(const World& world, std::string_view when) {
       Shadow& shadow = known->second.shadow;
       const std::string* state = field(world.data(), model::RowName(known->second.keys, id), "state");
       if (state) {
-        shadow.insert_or_assign(id, *state);
-      } else if (auto it = shadow.find(id); it != shadow.end()) {
-        shadow.erase(it);
+        shadow.set(id, *state);
+      } else {
+        shadow.erase(id);
       }
     }
     touched_.ids.emplace_back(q, id);
@@ -907,7 +907,7 @@ void Checker::check_queue(const World& world, std::string_view q, QueueState& qu
       for (; i < members.size() && members[i].first == id; ++i) in.push_back(members[i].second);
       // an operator deleted this row: a ghost until CLAIM or the sweep removes the id
       if (ghost(id)) continue;
-      check_member(world, RowFields(row_of(data, keys, id)), shadow, id, in);
+      check_member(world, RowFields(row_of(data, keys, id)), shadow, id, Shadow::Map::hash_of(id), in);
     }
     // The ledger lists its jobs by (queue, id), bytes compared as here: one walk along
     // `members` finds each job's sets.
@@ -931,15 +931,15 @@ void Checker::check_queue(const World& world, std::string_view q, QueueState& qu
     if (ghost(id)) continue;
     Probe& p = probes.emplace_back();
     p.id = id;
-    const std::uint32_t hash = sim::FlatMap<double>::hash_of(id);  // once for the four
+    p.hash = Shadow::Map::hash_of(id);  // once for the four sets and the shadow
     for (std::size_t i = 0; i < sets.size(); ++i) {
-      if (sets[i] && sets[i]->scores.find(id, hash)) p.in[p.sets++] = set_states[i];
+      if (sets[i] && sets[i]->scores.find(id, p.hash)) p.in[p.sets++] = set_states[i];
     }
     p.row = RowFields(row_of(data, keys, id));
     p.job = jobs ? (*jobs)[k] : model_.ledger().job(q, id);
   }
   for (const Probe& p : probes) {
-    if (p.sets > 0) check_member(world, p.row, shadow, p.id, {p.in.data(), p.sets});
+    if (p.sets > 0) check_member(world, p.row, shadow, p.id, p.hash, {p.in.data(), p.sets});
   }
   for (const Probe& p : probes) {
     if (p.job) check_ledger_job(world, p.row, *p.job, {p.in.data(), p.sets});
@@ -949,7 +949,7 @@ void Checker::check_queue(const World& world, std::string_view q, QueueState& qu
 // A member of the queue's sets (not a ghost): one set, a row whose state names it, a move
 // that is an edge, budgets within bounds.
 void Checker::check_member(const World& world, const RowFields& row, Shadow& shadow,
-                           std::string_view id, std::span<const JobState> in) {
+                           std::string_view id, std::uint32_t hash, std::span<const JobState> in) {
   if (in.size() != 1) {
     std::string list;
     for (JobState s : in) list += (list.empty() ? "" : " and ") + std::string(model::state_name(s));
@@ -966,19 +966,18 @@ void Checker::check_member(const World& world, const RowFields& row, Shadow& sha
     fail("queue.conserve", world, std::string(id) + " is in " + std::string(model::state_name(in[0])) +
                                       " but its row says state " + *state);
   }
-  auto seen = shadow.find(id);
-  if (seen == shadow.end()) {
-    shadow.emplace(std::string(id), *state);
-  } else if (seen->second != *state) {
-    auto from = model::parse_state(seen->second);
+  std::string* seen = shadow.find(id, hash);
+  if (!seen) {
+    shadow.set(id, hash, *state);
+  } else if (*seen != *state) {
+    auto from = model::parse_state(*seen);
     auto to = model::parse_state(*state);
     judge(id_of("queue.transitions"));
     if (!from || !to || !graph_.observe(*from, *to)) {
       fail("queue.transitions", world,
-           std::string(id) + " moved " + seen->second + "->" + *state +
-               ", which is not an edge of the state graph");
+           std::string(id) + " moved " + *seen + "->" + *state + ", which is not an edge of the state graph");
     }
-    seen->second = *state;
+    *seen = *state;
   }
   // budgets
   const std::int64_t stalled = count_of(or_absent(row.stalled));

@@ -164,7 +164,27 @@ class Checker final : public sim::WorldObserver {
   void check_model_keyspace(const sim::World& world, std::string_view when);
   // The per-call form of check_state: the jobs `touched_` names.
   void check_touched(const sim::World& world);
-  using Shadow = std::unordered_map<std::string, std::string, StringHash, StringEqual>;
+  // id -> the state its row was last seen in. The keyspace's own map, so that one hash of
+  // an id (FlatMap::hash_of) serves its four set lookups and this one.
+  class Shadow {
+   public:
+    using Map = sim::FlatMap<std::string>;
+    std::string* find(std::string_view id, std::uint32_t hash) {
+      auto* e = map_.find(id, hash);
+      return e ? &e->second : nullptr;
+    }
+    void set(std::string_view id, std::uint32_t hash, std::string_view state) {
+      map_.try_emplace(id, hash).first->second = state;
+    }
+    void set(std::string_view id, std::string_view state) { set(id, Map::hash_of(id), state); }
+    void erase(std::string_view id) {
+      if (auto* e = map_.find(id)) map_.erase(e);
+    }
+    void clear() { map_.clear(); }
+
+   private:
+    Map map_;
+  };
   // A queue the history's verbs have named: its key names, spelt once (spelt per call
   // judged, they cost as much as the judgement of a job), and the state each job's row was
   // last seen in, which transitions are judged against (rebuilt at every start:
@@ -193,13 +213,14 @@ class Checker final : public sim::WorldObserver {
     const std::string *state = nullptr, *stalled = nullptr, *failures = nullptr, *max_failures = nullptr,
                       *dead_reason = nullptr, *lease_epoch = nullptr;
   };
-  void check_member(const sim::World& world, const RowFields& row, Shadow& shadow, std::string_view id,
+  void check_member(const sim::World& world, const RowFields& row, Shadow& shadow, std::string_view id, std::uint32_t hash,
                     std::span<const JobState> in);
   void check_ledger_job(const sim::World& world, const RowFields& row, const model::JobTruth& job,
                         std::span<const JobState> in);
   // One touched id of a queue, looked up once for both judgements (check_queue).
   struct Probe {
     std::string_view id;
+    std::uint32_t hash = 0;  // Shadow::Map::hash_of(id)
     std::array<JobState, 4> in{};  // the sets holding it: in[0, sets)
     std::size_t sets = 0;
     RowFields row;

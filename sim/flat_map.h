@@ -65,9 +65,9 @@ class FlatMap {
   std::span<const Entry> entries() const { return entries_; }
 
   // The entry of `key`, with a value-initialized V when the key is new (.second: new).
-  std::pair<Entry*, bool> try_emplace(std::string_view key) {
+  std::pair<Entry*, bool> try_emplace(std::string_view key) { return try_emplace(key, hash_of(key)); }
+  std::pair<Entry*, bool> try_emplace(std::string_view key, std::uint32_t h) {
     if ((entries_.size() + 1) * 2 > slots_.size()) grow();
-    const std::uint32_t h = hash_of(key);
     const std::size_t mask = slots_.size() - 1;
     std::size_t i = h & mask;
     for (;; i = (i + 1) & mask) {
