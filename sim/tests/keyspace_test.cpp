@@ -8,7 +8,9 @@
 #include <map>
 #include <set>
 #include <string>
+#include <thread>
 #include <utility>
+#include <vector>
 
 #include "sim/keyspace.h"
 
@@ -414,6 +416,25 @@ TEST(Keyspace, shape_changes_exactly_when_a_key_comes_goes_or_is_replaced) {
   EXPECT_NE(d.shape(), other.shape());
   d.clear();
   EXPECT_TRUE(changed()) << "clear";
+}
+
+// A campaign's threads each count shapes on their own: two keyspaces never share one.
+TEST(Keyspace, shapes_never_repeat_across_threads) {
+  std::vector<std::uint64_t> seen[2];
+  auto work = [&](std::vector<std::uint64_t>& out) {
+    Keyspace d;
+    for (int i = 0; i < 1000; ++i) {
+      d.set("k", "v");
+      out.push_back(d.shape());
+    }
+  };
+  std::thread a(work, std::ref(seen[0]));
+  std::thread b(work, std::ref(seen[1]));
+  a.join();
+  b.join();
+  std::set<std::uint64_t> all(seen[0].begin(), seen[0].end());
+  all.insert(seen[1].begin(), seen[1].end());
+  EXPECT_EQ(all.size(), 2000u);
 }
 
 }  // namespace
