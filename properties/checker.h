@@ -213,8 +213,9 @@ class Checker final : public sim::WorldObserver {
     const std::string *state = nullptr, *stalled = nullptr, *failures = nullptr, *max_failures = nullptr,
                       *dead_reason = nullptr, *lease_epoch = nullptr;
   };
-  void check_member(const sim::World& world, const RowFields& row, Shadow& shadow, std::string_view id, std::uint32_t hash,
-                    std::span<const JobState> in);
+  // hash: Shadow::Map::hash_of(id)
+  void check_member(const sim::World& world, const RowFields& row, Shadow& shadow, std::string_view id,
+                    std::uint32_t hash, std::span<const JobState> in);
   void check_ledger_job(const sim::World& world, const RowFields& row, const model::JobTruth& job,
                         std::span<const JobState> in);
   // One touched id of a queue, looked up once for both judgements (check_queue).

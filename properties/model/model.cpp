@@ -348,26 +348,6 @@ const QueueNames& Model::names_of(std::string_view q) {
   return it->second;
 }
 
-namespace {
-// In EmqVerb's order, after none.
-constexpr std::array<std::string_view, 11> verb_names{
-    "", "EMQ.ADD", "EMQ.CLAIM", "EMQ.EXTEND", "EMQ.EXTENDS", "EMQ.COMPLETE",
-    "EMQ.FAIL", "EMQ.STALLED.CHECK", "EMQ.STATS", "EMQ.JOB", "EMQ.EPOCH"};
-}  // namespace
-
-EmqVerb verb_of(std::string_view word) {
-  // names of other lengths are passed over by their length alone
-  if (word.size() < 7 || word.size() > 17) return EmqVerb::none;
-  for (std::size_t i = 1; i < verb_names.size(); ++i) {
-    if (verb_names[i].size() == word.size() && equals_ignore_case(word, verb_names[i])) {
-      return static_cast<EmqVerb>(i);
-    }
-  }
-  return EmqVerb::none;
-}
-
-std::string_view verb_name(EmqVerb verb) { return verb_names[static_cast<std::size_t>(verb)]; }
-
 // §6: a writing verb checks every key it will write before its first write; one the caller
 // may not write refuses the call (NOPERM EMQ, naming it) and nothing is written. The keys it
 // will write are the keys its writes (on the model's own dataset, since `from`) touched.

@@ -3,6 +3,8 @@
 #include <array>
 #include <cstring>
 
+#include "core/args.h"
+
 namespace trafikey::properties::model {
 
 namespace {
@@ -29,7 +31,25 @@ std::optional<std::pair<std::string_view, std::string_view>> split(std::string_v
   }
   return std::nullopt;
 }
+
+// In EmqVerb's order, after none.
+constexpr std::array<std::string_view, 11> verb_names{
+    "", "EMQ.ADD", "EMQ.CLAIM", "EMQ.EXTEND", "EMQ.EXTENDS", "EMQ.COMPLETE",
+    "EMQ.FAIL", "EMQ.STALLED.CHECK", "EMQ.STATS", "EMQ.JOB", "EMQ.EPOCH"};
 }  // namespace
+
+EmqVerb verb_of(std::string_view word) {
+  // names of other lengths are passed over by their length alone
+  if (word.size() < 7 || word.size() > 17) return EmqVerb::none;
+  for (std::size_t i = 1; i < verb_names.size(); ++i) {
+    if (verb_names[i].size() == word.size() && equals_ignore_case(word, verb_names[i])) {
+      return static_cast<EmqVerb>(i);
+    }
+  }
+  return EmqVerb::none;
+}
+
+std::string_view verb_name(EmqVerb verb) { return verb_names[static_cast<std::size_t>(verb)]; }
 
 std::string pending_key(std::string_view q) { return "emq:{" + std::string(q) + "}:pending"; }
 std::string active_key(std::string_view q) { return "emq:{" + std::string(q) + "}:active"; }

@@ -22,7 +22,7 @@ enum class EmqVerb : std::uint8_t { none, add, claim, extend, extends, complete,
 // The verb `word` names, whatever its case (none: no verb of the page). Found once per call
 // and passed on as this: the model, the ledger and the checker each tested the call's name
 // against the spec's names, a string compare each, several times a call.
-EmqVerb verb_of(std::string_view word);  // (model.cpp)
+EmqVerb verb_of(std::string_view word);
 // As the page spells it ("EMQ.CLAIM"); "" for none.
 std::string_view verb_name(EmqVerb verb);
 
