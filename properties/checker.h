@@ -198,7 +198,7 @@ class Checker final : public sim::WorldObserver {
     // type) as of the keyspace's shape `sets_shape` (sim::Keyspace::shape): looked up
     // again only when a key was added or removed since, not for every call's judgements.
     std::array<const sim::Keyspace::Zset*, 4> sets{};
-    std::uint64_t sets_shape = 0;
+    sim::Keyspace::Shape sets_shape;
   };
   // check_state's judgements of one queue: of every job (ids null) or of `ids` (sorted).
   // jobs: the ledger's job of each of `ids` (null: none), when the caller looked them up

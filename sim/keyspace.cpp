@@ -29,14 +29,9 @@ const T* typed(const Keyspace::Value* v, bool& wrong) {
 }
 }  // namespace
 
-std::uint64_t Keyspace::next_shape() {
-  // A campaign runs its worlds on several threads, and keys come and go on every few
-  // calls: one shared counter would bounce its cache line between the cores. Each thread
-  // counts on its own, under a prefix of its own (2^40 shapes a thread).
-  static std::atomic<std::uint64_t> threads{0};
-  thread_local const std::uint64_t prefix = (threads.fetch_add(1, std::memory_order_relaxed) + 1) << 40;
-  thread_local std::uint64_t next = 0;
-  return prefix | ++next;
+std::uint64_t Keyspace::next_keyspace() {
+  static std::atomic<std::uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
 }
 
 const Keyspace::Value* Keyspace::find(std::string_view key) const {

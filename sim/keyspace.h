@@ -127,13 +127,18 @@ class Keyspace {
   UndoLog* journal() const { return journal_; }
 
   std::size_t size() const { return data_.size(); }
-  // Which keys exist and of what type, as a number: it changes whenever a key is added,
+  // Which keys exist and of what type, as a stamp: it changes whenever a key is added,
   // removed or replaced whole (SET, DEL, an emptied hash or zset, clear, assignment), and
   // no two keyspaces of a process ever share one. While it stays the same, a pointer that
   // zset_at() or hash_at() answered (or its null) still holds: an observer that reads the
   // same few keys after every write (the invariant checker) keeps them instead of looking
   // each up again.
-  std::uint64_t shape() const { return shape_; }
+  struct Shape {
+    std::uint64_t keyspace = 0;  // this keyspace's own number (from 1), for its life
+    std::uint64_t version = 0;   // its changes of shape so far
+    bool operator==(const Shape&) const = default;
+  };
+  Shape shape() const { return shape_; }
   // Every key in byte order: `"key" type ...`, hash fields sorted, zset members in order.
   // Two keyspaces hold the same data exactly when their dumps are equal.
   std::string dump() const;
@@ -153,12 +158,15 @@ class Keyspace {
   T* slot(std::string_view key);  // nullptr when the key holds another type
   std::int64_t hset_in(std::string_view key, Hash& h, std::string_view field, std::string_view value);
 
-  void reshaped() { shape_ = next_shape(); }
-  static std::uint64_t next_shape();  // process-wide, so that shapes never repeat
+  void reshaped() { ++shape_.version; }
+  // A new keyspace's number: process-wide (an atomic taken once per keyspace), so that two
+  // keyspaces never share a shape. A counter bumped on every change would be shared by a
+  // campaign's threads.
+  static std::uint64_t next_keyspace();
 
   FlatMap<Value> data_;
   UndoLog* journal_ = nullptr;
-  std::uint64_t shape_ = next_shape();
+  Shape shape_{next_keyspace(), 0};
 };
 
 // Escapes bytes for dumps and messages: printable ASCII as is, '"' and '\\' escaped,

@@ -370,7 +370,7 @@ TEST(FlatMap, finds_what_a_std_map_finds_through_inserts_and_erases) {
 // while it does not.
 TEST(Keyspace, shape_changes_exactly_when_a_key_comes_goes_or_is_replaced) {
   Keyspace d;
-  std::uint64_t last = d.shape();
+  Keyspace::Shape last = d.shape();
   auto changed = [&] {
     const bool moved = d.shape() != last;
     last = d.shape();
@@ -418,21 +418,24 @@ TEST(Keyspace, shape_changes_exactly_when_a_key_comes_goes_or_is_replaced) {
   EXPECT_TRUE(changed()) << "clear";
 }
 
-// A campaign's threads each count shapes on their own: two keyspaces never share one.
+// A campaign's threads each change their own keyspaces' shapes: two keyspaces never share
+// one, whichever threads made them.
 TEST(Keyspace, shapes_never_repeat_across_threads) {
-  std::vector<std::uint64_t> seen[2];
-  auto work = [&](std::vector<std::uint64_t>& out) {
-    Keyspace d;
-    for (int i = 0; i < 1000; ++i) {
-      d.set("k", "v");
-      out.push_back(d.shape());
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> seen[2];
+  auto work = [&](std::vector<std::pair<std::uint64_t, std::uint64_t>>& out) {
+    for (int k = 0; k < 10; ++k) {
+      Keyspace d;
+      for (int i = 0; i < 100; ++i) {
+        d.set("k", "v");
+        out.emplace_back(d.shape().keyspace, d.shape().version);
+      }
     }
   };
   std::thread a(work, std::ref(seen[0]));
   std::thread b(work, std::ref(seen[1]));
   a.join();
   b.join();
-  std::set<std::uint64_t> all(seen[0].begin(), seen[0].end());
+  std::set<std::pair<std::uint64_t, std::uint64_t>> all(seen[0].begin(), seen[0].end());
   all.insert(seen[1].begin(), seen[1].end());
   EXPECT_EQ(all.size(), 2000u);
 }
