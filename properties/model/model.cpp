@@ -127,19 +127,22 @@ const std::string* field(const Keyspace::Hash* h, std::string_view name) {
   }
   return nullptr;
 }
-std::optional<double> score_of(const Keyspace& d, std::string_view key, std::string_view member) {
-  const Keyspace::Zset* z = zset(d, key);
+const Keyspace::Zset* zset_in(const Keyspace::Value* v) { return v && v->index() == 2 ? &*std::get<2>(*v) : nullptr; }
+std::optional<double> score_in(const Keyspace::Value* v, std::string_view member) {
+  const Keyspace::Zset* z = zset_in(v);
   if (!z) return std::nullopt;
   auto* e = z->scores.find(member);
   if (!e) return std::nullopt;
   return e->second;
 }
+std::optional<double> score_of(const Keyspace& d, std::string_view key, std::string_view member) {
+  return score_in(d.find(key), member);
+}
 
 // §6: "WRONGTYPE" when a queue key holds another type than the spec's table (§1) says.
-void expect_types(Refusals& r, const Keyspace& d, std::initializer_list<std::string_view> zsets) {
-  for (auto key : zsets) {
-    const KeyType t = type_of(d, key);
-    if (t != KeyType::none && t != KeyType::zset) r.add(e_wrongtype);
+void expect_types(Refusals& r, std::initializer_list<const Keyspace::Value*> zsets) {
+  for (const Keyspace::Value* v : zsets) {
+    if (v && v->index() != 2) r.add(e_wrongtype);
   }
 }
 // The seq counter (§4 ADD, FAIL): INCR refuses a non-integer or a value at int64's top.
@@ -175,10 +178,10 @@ struct Liveness {
   bool corrupt = false;
   std::string why;  // when not live
 };
-Liveness liveness(const Keyspace& d, std::string_view active, std::string_view row_prefix, std::string_view id,
+Liveness liveness(const Keyspace& d, const Keyspace::Value* active, std::string_view row_prefix, std::string_view id,
                   std::int64_t token, std::int64_t now) {
   Liveness l;
-  const auto deadline = score_of(d, active, id);
+  const auto deadline = score_in(active, id);
   if (!deadline) {
     l.why = std::string(id) + " is not in active";
     return l;
@@ -337,7 +340,7 @@ void Model::keep_calls(std::int64_t calls) {
   std::fill(ends_.begin() + static_cast<std::ptrdiff_t>(kept) + 1, ends_.end(), at);
 }
 
-const QueueNames& Model::names_of(std::string_view q) {
+Model::Queue& Model::queue_of(std::string_view q) {
   // most calls name the queue the call before did
   if (last_names_ && last_names_->first == q) return last_names_->second;
   auto it = names_.find(q);
@@ -346,6 +349,22 @@ const QueueNames& Model::names_of(std::string_view q) {
   }
   last_names_ = &*it;
   return it->second;
+}
+
+const Keyspace::Value* Model::set_value(Queue* queue, std::string_view key) {
+  if (!queue) return data_.find(key);
+  const QueueNames& n = queue->names;
+  if (queue->shape != data_.shape()) {
+    queue->sets = {data_.find(n.pending), data_.find(n.active), data_.find(n.done), data_.find(n.dead)};
+    queue->shape = data_.shape();
+  }
+  // by the views' own bytes: the verbs pass these very names
+  auto is = [&](const std::string& name) { return key.data() == name.data() && key.size() == name.size(); };
+  if (is(n.pending)) return queue->sets[0];
+  if (is(n.active)) return queue->sets[1];
+  if (is(n.done)) return queue->sets[2];
+  if (is(n.dead)) return queue->sets[3];
+  return data_.find(key);
 }
 
 // §6: a writing verb checks every key it will write before its first write; one the caller
@@ -424,8 +443,10 @@ Expectation& Model::verb(EmqVerb name, Args argv, const Context& ctx, Expectatio
   const bool q_ok = queue_name_ok(q);
   if (!q_ok) r.add(e_queue);
   std::string_view pending, active, done, dead, seq, row_prefix;
+  Queue* queue = nullptr;
   if (q_ok) {
-    const QueueNames& names = names_of(q);
+    queue = &queue_of(q);
+    const QueueNames& names = queue->names;
     pending = names.pending, active = names.active, done = names.done, dead = names.dead, seq = names.seq;
     row_prefix = names.row_prefix;
   }
@@ -434,6 +455,7 @@ Expectation& Model::verb(EmqVerb name, Args argv, const Context& ctx, Expectatio
     if (!id_ok(id)) r.add(e_id);
   };
   Keyspace& d = data_;
+  auto value = [&](std::string_view key) { return set_value(queue, key); };
 
   // ---- EMQ.ADD q id payload [MAXFAILURES n]
   if (name == EmqVerb::add) {
@@ -444,7 +466,7 @@ Expectation& Model::verb(EmqVerb name, Args argv, const Context& ctx, Expectatio
     if (r.any()) return refused();
     const RowName row = row_key(argv[2]);
     Refusals state;
-    expect_types(state, d, {pending});
+    expect_types(state, {value(pending)});
     expect_counter(state, d, seq);
     if (type_of(d, row) != KeyType::none) {  // the row key exists: 0, nothing written
       e.note = "the row key exists";
@@ -474,7 +496,7 @@ Expectation& Model::verb(EmqVerb name, Args argv, const Context& ctx, Expectatio
     const std::int64_t count = option(r, argv.subspan(3), "COUNT", 1, 1000, 1);
     fence();
     if (r.any()) return refused();
-    expect_types(r, d, {pending, active});
+    expect_types(r, {value(pending), value(active)});
     if (r.any()) return refused();
     struct Pick {
       std::string id;
@@ -485,7 +507,7 @@ Expectation& Model::verb(EmqVerb name, Args argv, const Context& ctx, Expectatio
     std::vector<Pick> picks;
     std::int64_t claims = 0, ghosts = 0;
     bool corrupt = false;
-    if (const Keyspace::Zset* z = zset(d, pending)) {
+    if (const Keyspace::Zset* z = zset_in(value(pending))) {
       for (const auto& [score, id] : z->order) {  // lowest first; ties by id bytes
         if (claims == count || ghosts == 1000) break;  // §7: at most 1000 ghosts a call
         Pick p;
@@ -544,10 +566,10 @@ Expectation& Model::verb(EmqVerb name, Args argv, const Context& ctx, Expectatio
     const auto lease_ms = ranged(r, argv[4], 1, score_limit);
     fence();
     if (r.any()) return refused();
-    expect_types(r, d, {active});
+    expect_types(r, {value(active)});
     if (r.any()) return refused();
     const RowName row = row_key(argv[2]);
-    const Liveness l = liveness(d, active, row_prefix, argv[2], *token, now);
+    const Liveness l = liveness(d, value(active), row_prefix, argv[2], *token, now);
     const auto deadline = deadline_of(now, *lease_ms);
     if (!l.live) {
       e.note = l.why;
@@ -578,13 +600,13 @@ Expectation& Model::verb(EmqVerb name, Args argv, const Context& ctx, Expectatio
     }
     fence();
     if (r.any()) return refused();
-    expect_types(r, d, {active});
+    expect_types(r, {value(active)});
     if (r.any()) return refused();
     // one now for the call; every pair judged on the dataset before the call's writes
     std::vector<bool> live;
     bool any_live = false, corrupt = false;
     for (std::size_t i = 0; i < tokens.size(); ++i) {
-      const Liveness l = liveness(d, active, row_prefix, argv[3 + 2 * i], tokens[i], now);
+      const Liveness l = liveness(d, value(active), row_prefix, argv[3 + 2 * i], tokens[i], now);
       live.push_back(l.live);
       any_live = any_live || l.live;
       corrupt = corrupt || l.corrupt;
@@ -616,10 +638,10 @@ Expectation& Model::verb(EmqVerb name, Args argv, const Context& ctx, Expectatio
     const auto token = ranged(r, argv[3], 1, i64_max);
     fence();
     if (r.any()) return refused();
-    expect_types(r, d, {active, done});
+    expect_types(r, {value(active), value(done)});
     if (r.any()) return refused();
     const RowName row = row_key(argv[2]);
-    const Liveness l = liveness(d, active, row_prefix, argv[2], *token, now);
+    const Liveness l = liveness(d, value(active), row_prefix, argv[2], *token, now);
     if (!l.live) {
       e.note = l.why;
       if (l.corrupt) r.add(e_corrupt);
@@ -642,10 +664,10 @@ Expectation& Model::verb(EmqVerb name, Args argv, const Context& ctx, Expectatio
     const auto token = ranged(r, argv[3], 1, i64_max);
     fence();
     if (r.any()) return refused();
-    expect_types(r, d, {active, pending, dead});
+    expect_types(r, {value(active), value(pending), value(dead)});
     if (r.any()) return refused();
     const RowName row = row_key(argv[2]);
-    const Liveness l = liveness(d, active, row_prefix, argv[2], *token, now);
+    const Liveness l = liveness(d, value(active), row_prefix, argv[2], *token, now);
     if (!l.live) {
       e.note = l.why;
       if (l.corrupt) r.add(e_corrupt);
@@ -692,7 +714,7 @@ Expectation& Model::verb(EmqVerb name, Args argv, const Context& ctx, Expectatio
     const std::int64_t limit = option(r, argv.subspan(3), "LIMIT", 1, 10000, 1000);
     fence();
     if (r.any()) return refused();
-    expect_types(r, d, {active, pending, dead});
+    expect_types(r, {value(active), value(pending), value(dead)});
     if (r.any()) return refused();
     enum class V { ghost, lane, exempt, recovered, dead };
     struct Judged {
@@ -702,7 +724,7 @@ Expectation& Model::verb(EmqVerb name, Args argv, const Context& ctx, Expectatio
     };
     std::vector<Judged> judged;
     bool corrupt = false;
-    if (const Keyspace::Zset* z = zset(d, active)) {
+    if (const Keyspace::Zset* z = zset_in(value(active))) {
       for (const auto& [score, id] : z->order) {  // lowest deadline first
         if (static_cast<std::int64_t>(judged.size()) == limit) break;
         if (!(score < static_cast<double>(now))) {  // expired: deadline < now
@@ -785,10 +807,10 @@ Expectation& Model::verb(EmqVerb name, Args argv, const Context& ctx, Expectatio
   if (name == EmqVerb::stats) {
     if (!arity(argc == 2)) return refused();
     if (r.any()) return refused();
-    expect_types(r, d, {pending, active, done, dead});
+    expect_types(r, {value(pending), value(active), value(done), value(dead)});
     if (r.any()) return refused();
     auto card = [&](std::string_view key) {
-      const Keyspace::Zset* z = zset(d, key);
+      const Keyspace::Zset* z = zset_in(value(key));
       return Reply::integer(z ? static_cast<std::int64_t>(z->order.size()) : 0);
     };
     e.replies.push_back(Reply::array({Reply::bulk("pending"), card(pending), Reply::bulk("active"), card(active),

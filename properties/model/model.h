@@ -26,6 +26,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -126,7 +127,20 @@ class Model {
   // The verb's writes since `from` touched `denied`: undone, and the reply is NOPERM (§6).
   void refuse_denied_write(std::int64_t from, std::string_view denied, Expectation& e);
 
-  const QueueNames& names_of(std::string_view q);
+  // A queue's key names, and its four sets (pending, active, done, dead; null: no key) as
+  // of the dataset's shape `shape` (sim::Keyspace::shape): a verb reads them from here,
+  // looked up again only after a key came or went, not two or three times a call.
+  struct Queue {
+    explicit Queue(std::string_view q) : names(q) {}
+    QueueNames names;
+    sim::Keyspace::Shape shape;
+    std::array<const sim::Keyspace::Value*, 4> sets{};
+  };
+  Queue& queue_of(std::string_view q);
+  const QueueNames& names_of(std::string_view q) { return queue_of(q).names; }
+  // The value of `key`: one of `queue`'s four set keys (the very views of queue->names)
+  // from its sets, any other from the dataset.
+  const sim::Keyspace::Value* set_value(Queue* queue, std::string_view key);
 
   sim::Keyspace data_;
   sim::UndoLog undo_;
@@ -137,8 +151,8 @@ class Model {
   // on this model's dataset, so a script's effects are predicted, not read back.
   sim::Scripting scripting_;
   // Node-based: the names' views stay valid while the map grows.
-  std::map<std::string, QueueNames, std::less<>> names_;
-  const std::pair<const std::string, QueueNames>* last_names_ = nullptr;  // names_of's last answer
+  std::map<std::string, Queue, std::less<>> names_;
+  std::pair<const std::string, Queue>* last_names_ = nullptr;  // queue_of's last answer
   Expectation inner_;  // a script's current redis.call
 };
 
