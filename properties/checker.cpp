@@ -145,8 +145,8 @@ void classify_write(sim::UndoLog::Wrote wrote, std::string_view key, std::string
 
 Checker::RowFields::RowFields(const Keyspace::Hash* row) {
   if (!row) return;
-  // By length first, then the bytes as words (StringEqual, inline; == on a std::string
-  // and a literal is a libc compare per field).
+  // By length first, then the bytes as words (StringEqual: == on a std::string and a
+  // literal was a libc compare per field).
   const StringEqual eq;
   for (const auto& [name, value] : *row) {
     switch (name.size()) {
@@ -871,15 +871,10 @@ void Checker::check_queue(const World& world, std::string_view q, QueueState& qu
                           const std::vector<std::string_view>* ids, const std::vector<const JobTruth*>* jobs) {
   const Keyspace& data = world.data();
   const model::QueueNames& keys = queue.keys;
-  if (queue.sets_shape != data.shape()) {
-    const std::array<std::string_view, 4> set_keys{keys.pending, keys.active, keys.done, keys.dead};
-    for (std::size_t i = 0; i < queue.sets.size(); ++i) {
-      bool wrong = false;
-      queue.sets[i] = data.zset_at(set_keys[i], wrong);
-    }
-    queue.sets_shape = data.shape();
-  }
-  const std::array<const Keyspace::Zset*, 4>& sets = queue.sets;
+  const auto& values = queue.sets.of(data, {keys.pending, keys.active, keys.done, keys.dead});
+  // null: absent or of another type
+  const std::array<const Keyspace::Zset*, 4> sets{Keyspace::as_zset(values[0]), Keyspace::as_zset(values[1]),
+                                                  Keyspace::as_zset(values[2]), Keyspace::as_zset(values[3])};
   const auto& ghosts = model_.ledger().ghosts();
   auto ghost = [&](std::string_view id) {
     return !ghosts.empty() && ghosts.contains(std::pair<std::string_view, std::string_view>(q, id));

@@ -194,11 +194,9 @@ class Checker final : public sim::WorldObserver {
     explicit QueueState(std::string_view q) : keys(q) {}
     model::QueueNames keys;
     Shadow shadow;
-    // The server's four sets (pending, active, done, dead; null: absent or of another
-    // type) as of the keyspace's shape `sets_shape` (sim::Keyspace::shape): looked up
-    // again only when a key was added or removed since, not for every call's judgements.
-    std::array<const sim::Keyspace::Zset*, 4> sets{};
-    sim::Keyspace::Shape sets_shape;
+    // The server's four sets (pending, active, done, dead), looked up again only when a
+    // key came or went since (sim::Keyspace::shape), not for every call's judgements.
+    sim::Keyspace::Lookups<4> sets;
   };
   // check_state's judgements of one queue: of every job (ids null) or of `ids` (sorted).
   // jobs: the ledger's job of each of `ids` (null: none), when the caller looked them up

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <algorithm>
+#include <array>
 #include <optional>
 #include <memory>
 #include <span>
@@ -139,6 +140,25 @@ class Keyspace {
     bool operator==(const Shape&) const = default;
   };
   Shape shape() const { return shape_; }
+  // The values of N keys read together (null: no such key), looked up again only when the
+  // shape changed since: for a reader that reads the same few keys after every write (a
+  // queue's four sets, for the invariant checker and the model).
+  template <std::size_t N>
+  class Lookups {
+   public:
+    const std::array<const Value*, N>& of(const Keyspace& d, const std::array<std::string_view, N>& keys) {
+      if (!(shape_ == d.shape())) {
+        for (std::size_t i = 0; i < N; ++i) values_[i] = d.find(keys[i]);
+        shape_ = d.shape();
+      }
+      return values_;
+    }
+
+   private:
+    Shape shape_;  // {0, 0}: never a keyspace's (they number from 1)
+    std::array<const Value*, N> values_{};
+  };
+  static const Zset* as_zset(const Value* v) { return v && v->index() == 2 ? &*std::get<2>(*v) : nullptr; }
   // Every key in byte order: `"key" type ...`, hash fields sorted, zset members in order.
   // Two keyspaces hold the same data exactly when their dumps are equal.
   std::string dump() const;

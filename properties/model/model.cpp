@@ -112,10 +112,8 @@ KeyType type_of(const Keyspace& d, std::string_view key) {
   }
 }
 
-const Keyspace::Zset* zset(const Keyspace& d, std::string_view key) {
-  const Keyspace::Value* v = d.find(key);
-  return v && v->index() == 2 ? &*std::get<2>(*v) : nullptr;
-}
+const Keyspace::Zset* zset_in(const Keyspace::Value* v) { return Keyspace::as_zset(v); }
+const Keyspace::Zset* zset(const Keyspace& d, std::string_view key) { return zset_in(d.find(key)); }
 const Keyspace::Hash* hash(const Keyspace& d, std::string_view key) {
   const Keyspace::Value* v = d.find(key);
   return v && v->index() == 1 ? &std::get<1>(*v) : nullptr;
@@ -127,7 +125,6 @@ const std::string* field(const Keyspace::Hash* h, std::string_view name) {
   }
   return nullptr;
 }
-const Keyspace::Zset* zset_in(const Keyspace::Value* v) { return v && v->index() == 2 ? &*std::get<2>(*v) : nullptr; }
 std::optional<double> score_in(const Keyspace::Value* v, std::string_view member) {
   const Keyspace::Zset* z = zset_in(v);
   if (!z) return std::nullopt;
@@ -354,16 +351,14 @@ Model::Queue& Model::queue_of(std::string_view q) {
 const Keyspace::Value* Model::set_value(Queue* queue, std::string_view key) {
   if (!queue) return data_.find(key);
   const QueueNames& n = queue->names;
-  if (queue->shape != data_.shape()) {
-    queue->sets = {data_.find(n.pending), data_.find(n.active), data_.find(n.done), data_.find(n.dead)};
-    queue->shape = data_.shape();
-  }
-  // by the views' own bytes: the verbs pass these very names
+  const auto& sets = queue->sets.of(data_, {n.pending, n.active, n.done, n.dead});
+  // by the views' own bytes: the verbs pass these very names (any other view of the same
+  // text is looked up in the dataset, with the same answer)
   auto is = [&](const std::string& name) { return key.data() == name.data() && key.size() == name.size(); };
-  if (is(n.pending)) return queue->sets[0];
-  if (is(n.active)) return queue->sets[1];
-  if (is(n.done)) return queue->sets[2];
-  if (is(n.dead)) return queue->sets[3];
+  if (is(n.pending)) return sets[0];
+  if (is(n.active)) return sets[1];
+  if (is(n.done)) return sets[2];
+  if (is(n.dead)) return sets[3];
   return data_.find(key);
 }
 

@@ -26,7 +26,6 @@
 #pragma once
 
 #include <algorithm>
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -127,17 +126,15 @@ class Model {
   // The verb's writes since `from` touched `denied`: undone, and the reply is NOPERM (§6).
   void refuse_denied_write(std::int64_t from, std::string_view denied, Expectation& e);
 
-  // A queue's key names, and its four sets (pending, active, done, dead; null: no key) as
-  // of the dataset's shape `shape` (sim::Keyspace::shape): a verb reads them from here,
-  // looked up again only after a key came or went, not two or three times a call.
+  // A queue's key names, and its four sets (pending, active, done, dead): a verb reads them
+  // from here, looked up again only after a key came or went (sim::Keyspace::shape), not
+  // two to five times a call.
   struct Queue {
     explicit Queue(std::string_view q) : names(q) {}
     QueueNames names;
-    sim::Keyspace::Shape shape;
-    std::array<const sim::Keyspace::Value*, 4> sets{};
+    sim::Keyspace::Lookups<4> sets;
   };
   Queue& queue_of(std::string_view q);
-  const QueueNames& names_of(std::string_view q) { return queue_of(q).names; }
   // The value of `key`: one of `queue`'s four set keys (the very views of queue->names)
   // from its sets, any other from the dataset.
   const sim::Keyspace::Value* set_value(Queue* queue, std::string_view key);

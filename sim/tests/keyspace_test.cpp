@@ -418,6 +418,30 @@ TEST(Keyspace, shape_changes_exactly_when_a_key_comes_goes_or_is_replaced) {
   EXPECT_TRUE(changed()) << "clear";
 }
 
+// Lookups: the values of a few keys, looked up again exactly when the shape moved (a
+// stale pointer to a deleted set would be read after it was freed).
+TEST(Keyspace, lookups_follow_the_keys_that_come_and_go) {
+  Keyspace d;
+  Keyspace::Lookups<2> keys;
+  auto of = [&] { return keys.of(d, {"p", "a"}); };
+  EXPECT_EQ(of()[0], nullptr);
+  EXPECT_EQ(of()[1], nullptr);
+  d.zadd("p", 1, "j1");
+  ASSERT_NE(of()[0], nullptr) << "a set that came is seen";
+  EXPECT_EQ(Keyspace::as_zset(of()[0])->order.size(), 1u);
+  d.zadd("p", 2, "j2");
+  EXPECT_EQ(Keyspace::as_zset(of()[0])->order.size(), 2u) << "the same set, grown";
+  d.zrem("p", "j1");
+  d.zrem("p", "j2");
+  EXPECT_EQ(of()[0], nullptr) << "a set emptied is gone";
+  d.set("a", "text");
+  ASSERT_NE(of()[1], nullptr);
+  EXPECT_EQ(Keyspace::as_zset(of()[1]), nullptr) << "a key of another type is no set";
+  Keyspace other;
+  other.zadd("a", 1, "x");
+  EXPECT_EQ(Keyspace::as_zset(keys.of(other, {"p", "a"})[1])->order.size(), 1u) << "another keyspace is read afresh";
+}
+
 // A campaign's threads each change their own keyspaces' shapes: two keyspaces never share
 // one, whichever threads made them.
 TEST(Keyspace, shapes_never_repeat_across_threads) {
