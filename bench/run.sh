@@ -3,8 +3,9 @@
 #   bench/run.sh [--quick] [--instructions] [--build-dir DIR]
 #                        configure + build what is needed (build-bench/), run every table
 #   bench/run.sh --no-build BIN_DIR [--quick]  run already-built programs (the `bench` target)
-#   --instructions       also count the server's instructions per claim->complete cycle
-#                        under valgrind (bench/instructions.sh: about two more minutes)
+#   --instructions       also count instructions under valgrind (bench/instructions.sh, about
+#                        three more minutes): the server's per claim->complete cycle, and the
+#                        simulator's checked rows against the unchecked one
 #
 # Tables: the simulator (calls per CPU-second), claim->complete cycles (native vs scripts vs
 # the MULTI/EXEC floor), EMQ.EXTENDS with 1/10/100 pairs, the stall sweep's cost per member
@@ -24,7 +25,7 @@ while (($#)); do
     --instructions) instructions=1 ;;
     --build-dir) build_dir="$2"; shift ;;
     --no-build) bin_dir="$2"; shift ;;
-    -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench/run.sh: unknown argument $1" >&2; exit 2 ;;
   esac
   shift
@@ -57,7 +58,7 @@ for p in "${programs[@]}"; do
 done
 if ((instructions)); then
   echo
-  echo "== server instructions per claim->complete cycle (callgrind; independent of load)"
+  echo "== instructions (callgrind; independent of load): the server per claim->complete cycle, the simulator's rows"
   "$root/bench/instructions.sh" "$bin_dir"
 fi
 echo
