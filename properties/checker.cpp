@@ -167,7 +167,12 @@ Checker::RowFields::RowFields(const Keyspace::Hash* row) {
 }
 
 void Checker::fail(std::string_view id, const World& world, std::string facts) {
-  if (violations_.size() >= violations_max) return;
+  // Past the cap, only an invariant not yet named: where a call breaks one invariant for
+  // a hundred jobs, the others it breaks (the model's own verdict among them) still say so.
+  if (violations_.size() >= violations_max &&
+      std::any_of(violations_.begin(), violations_.end(), [&](const Violation& v) { return v.invariant == id; })) {
+    return;
+  }
   Violation v;
   v.invariant = id;
   if (current_) {
