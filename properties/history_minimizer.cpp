@@ -55,6 +55,7 @@ std::int64_t calls_in(const Steps& steps) {
 // steps ran up to it.
 struct Verdict {
   std::optional<std::string> invariant;
+  std::vector<std::string> at_call;  // every invariant broken at that call, sorted
   std::size_t steps_run = 0;
 };
 
@@ -73,8 +74,20 @@ Verdict replay_unchecked(const scn::Scenario& scenario, std::vector<Reply>* repl
     const std::int64_t at = scenario.steps.empty() ? 0 : scenario.steps.back().time_ms;
     (void)replay.step(scn::Step{at, 0, scn::CheckInvariants{}}, true);
   }
-  if (replay.checker().failed()) out.invariant = replay.checker().violations().front().invariant;
+  if (replay.checker().failed()) {
+    const auto& broken = replay.checker().violations();
+    out.invariant = broken.front().invariant;
+    for (const Violation& v : broken) {
+      if (v.call == broken.front().call) out.at_call.push_back(v.invariant);
+    }
+    std::sort(out.at_call.begin(), out.at_call.end());
+    out.at_call.erase(std::unique(out.at_call.begin(), out.at_call.end()), out.at_call.end());
+  }
   return out;
+}
+
+bool same_failure(const Verdict& v, const std::string& invariant, const std::vector<std::string>& required) {
+  return v.invariant == invariant && std::includes(v.at_call.begin(), v.at_call.end(), required.begin(), required.end());
 }
 
 // The native verb a call of the scripted executor (sim/executor_scripts.h: EVALSHA by
@@ -114,8 +127,9 @@ std::optional<std::vector<std::string>> native_of(const std::vector<std::string>
 
 class Minimizer {
  public:
-  Minimizer(const scn::Options& options, std::string invariant, const MinimizeOptions& opts)
-      : options_(options), invariant_(std::move(invariant)), opts_(opts) {}
+  Minimizer(const scn::Options& options, std::string invariant, std::vector<std::string> required,
+            const MinimizeOptions& opts)
+      : options_(options), invariant_(std::move(invariant)), required_(std::move(required)), opts_(opts) {}
 
   // Whether `candidate` still breaks the invariant first; when it does, it becomes the
   // current steps, cut after the step at which it broke.
@@ -124,7 +138,7 @@ class Minimizer {
     ++replays_;
     scn::Scenario s{"", options_, candidate};
     const Verdict v = replay_unchecked(s);
-    const bool kept = v.invariant == invariant_;
+    const bool kept = same_failure(v, invariant_, required_);
     if (kept) {
       steps_ = candidate;
       if (v.steps_run < steps_.size()) steps_.resize(v.steps_run);
@@ -334,6 +348,7 @@ class Minimizer {
 
   scn::Options options_;
   std::string invariant_;
+  std::vector<std::string> required_;  // broken at the first failing call, with invariant_
   const MinimizeOptions& opts_;
   Steps steps_;
   int replays_ = 0;
@@ -346,6 +361,12 @@ std::optional<std::string> first_broken_invariant(const scenario::Scenario& scen
   const Verdict v = replay_unchecked(actions);
   if (steps_run) *steps_run = v.steps_run;
   return v.invariant;
+}
+
+bool breaks_the_same(const scenario::Scenario& scenario, const std::string& invariant,
+                     const std::vector<std::string>& required) {
+  scn::Scenario actions{scenario.title, scenario.options, actions_of(scenario)};
+  return same_failure(replay_unchecked(actions), invariant, required);
 }
 
 Minimized minimize_scenario(const scenario::Scenario& failing, const MinimizeOptions& options) {
@@ -365,8 +386,12 @@ Minimized minimize_scenario(const scenario::Scenario& failing, const MinimizeOpt
     return out;
   }
   out.failing = true;
+  // The same failure: the same invariant first, and every other one its call broke too
+  // (a step gone that leaves the first but loses the model's own verdict has made another
+  // failure, as a row removed that makes the CLAIM after it meet a half-written job).
+  out.required = first.at_call;
 
-  Minimizer m(failing.options, out.invariant, options);
+  Minimizer m(failing.options, out.invariant, out.required, options);
   Steps cut(original.begin(), original.begin() + static_cast<std::ptrdiff_t>(std::min(first.steps_run, original.size())));
   const auto cut_calls = std::min(replies.size(), static_cast<std::size_t>(calls_in(cut)));
   replies.erase(replies.begin() + static_cast<std::ptrdiff_t>(cut_calls), replies.end());

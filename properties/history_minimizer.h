@@ -15,7 +15,9 @@
 //   pair     below 24 steps, two steps at a time (then `single` again), to a fixpoint: a
 //            step that matters only through another (a CLAIM and the ADD it took) goes
 // A candidate is kept when its replay breaks the invariant, and first (the checker's
-// first violation, as a run stops at it). While steps go the replies of later steps
+// first violation, as a run stops at it), and at that call every other invariant the
+// input's first failing call broke (`Minimized::required`): a step gone that keeps the
+// invariant but loses the model's verdict has made another failure, not a smaller one. While steps go the replies of later steps
 // change, so candidates are replayed without comparing replies; the result is then
 // re-recorded: replayed once more and written with every reply spelled out, so the file
 // replays with every reply matching and fails at its final `check invariants`.
@@ -52,6 +54,7 @@ struct Minimized {
   std::string text;             // it as a `.scn` file
   std::string history;          // its replay's history (what `trafikey-sim scenario` records)
   std::vector<Violation> violations;  // of the minimal replay
+  std::vector<std::string> required;  // every invariant the input broke at its first failing call
   std::size_t steps_before = 0, steps_after = 0;  // action steps (checks not counted)
   std::int64_t calls_before = 0, calls_after = 0;
   int replays = 0;
@@ -64,6 +67,11 @@ struct Minimized {
 // broke (the breaking step included).
 std::optional<std::string> first_broken_invariant(const scenario::Scenario& scenario,
                                                   std::size_t* steps_run = nullptr);
+
+// Whether a scenario's steps break `invariant` first and, at that call, every one of
+// `required` (sorted): the minimizer's test of "still the same failure".
+bool breaks_the_same(const scenario::Scenario& scenario, const std::string& invariant,
+                     const std::vector<std::string>& required);
 
 Minimized minimize_scenario(const scenario::Scenario& failing, const MinimizeOptions& options);
 
