@@ -26,12 +26,117 @@ constexpr const char* bad_numbers[] = {"0", "-1", "x", "", "01", "+1", "1.5", " 
 // or a job id every verb must take it: a core that refuses any of them differs only here.
 constexpr const char* odd_bytes_name = "q:\xff\r\n\t x";
 
+// The largest token (EMQ §7: 1..2^63-1), a number every lease verb takes: never a live
+// lease's (a row holding it is corrupt, EMQ §6), so the answer is 0; a range checked one
+// too tightly refuses it.
+constexpr const char* token_top = "9223372036854775807";
+
 const char* bad_number(Prng& prng) {
   return bad_numbers[prng.between(0, static_cast<std::int64_t>(std::size(bad_numbers)) - 1)];
 }
 
 Call pick(Prng& prng, std::initializer_list<Call> calls) {
   return *(calls.begin() + prng.between(0, static_cast<std::int64_t>(calls.size()) - 1));
+}
+
+std::string upper_case(std::string s) {
+  for (char& c : s) {
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  }
+  return s;
+}
+
+// `n` bytes a name may hold (EMQ §1: no brace, no NUL), a colon and a byte above 0x7f
+// among them, drawn from `prng`.
+std::string name_bytes(Prng& prng, std::size_t n) {
+  static constexpr char pool[] = {'a', 'b', 'z', '0', '9', ':', '-', ' ', '\xff', '\x80', '\x01', '~'};
+  std::string s(n, 'a');
+  for (char& c : s) c = pool[prng.between(0, static_cast<std::int64_t>(std::size(pool)) - 1)];
+  return s;
+}
+
+// More than 100 jobs at once on the odd client's queue, then one verb over all of them: a
+// CLAIM with a COUNT above 100 (EMQ §4: up to COUNT, at most 1000), or a sweep without
+// LIMIT (its default, 1000) of their expired leases, stamped by this process, by none or by
+// the run_id in upper case. The fleet never holds more than a few dozen jobs in one place;
+// without this a COUNT or default LIMIT capped at 100 passes. Their rows and set entries
+// are written by one script (fill_script), where a hundred ADDs would cost a hundred
+// checked calls and a hundred HSETs a history the minimizer cannot cut below a hundred
+// steps. The rows deleted at the end (ghosts); their ids new each time (the checker's fence
+// takes one grant of a token per id).
+constexpr const char* fill_script = R"lua(local active = ARGV[1] == 'active'
+for j = 1, #KEYS - 1 do
+  local id, score, stamp = ARGV[3 * j - 1], ARGV[3 * j], ARGV[3 * j + 1]
+  if active then
+    redis.call('HSET', KEYS[j + 1], 'state', 'active', 'payload', 'p', 'attempts', '1', 'failures', '0',
+               'max_failures', '3', 'lease_epoch', stamp, 'stalled', '0')
+  else
+    redis.call('HSET', KEYS[j + 1], 'state', 'pending', 'payload', 'p', 'attempts', '0', 'failures', '0',
+               'max_failures', '3')
+  end
+  redis.call('ZADD', KEYS[1], score, id)
+end
+return #KEYS - 1)lua";
+
+std::vector<Call> many_jobs(Prng& prng, const OddTarget& t, const std::string& b) {
+  const std::string prefix = "emq:{" + b + "}:";
+  const std::string pending = prefix + "pending", active = prefix + "active";
+  const int n = static_cast<int>(prng.between(101, 130));
+  const std::string base = "k" + std::to_string(prng.between(0, 999999999)) + "-";
+  const bool sweep = prng.chance(500);
+  const std::string upper = upper_case(t.run_id);
+  // EVAL body numkeys set row... mode (id score stamp)...
+  Call fill{"EVAL", fill_script, std::to_string(n + 1), sweep ? active : pending};
+  Call args{sweep ? "active" : "pending"}, del{"DEL"};
+  for (int i = 0; i < n; ++i) {
+    const std::string id = base + std::to_string(i);
+    fill.push_back(prefix + "job:" + id);
+    del.push_back(prefix + "job:" + id);
+    args.push_back(id);
+    args.push_back(std::to_string(sweep ? i - n : i + 1));  // expired: below any server time
+    args.push_back(i % 3 == 0 ? t.run_id : i % 3 == 1 ? upper : std::string());
+  }
+  fill.insert(fill.end(), args.begin(), args.end());
+  std::vector<Call> calls{{"DEL", pending, active, prefix + "done", prefix + "dead", prefix + "seq"}, fill};
+  if (sweep) {
+    calls.push_back({"EMQ.STALLED.CHECK", b, prng.chance(500) ? "1" : "5"});
+  } else {
+    const std::int64_t r = prng.between(0, 2);  // all of them, the bound, or fewer than all
+    const std::int64_t count = r == 0 ? n : r == 1 ? 1000 : prng.between(101, n - 1);
+    calls.push_back({"EMQ.CLAIM", b, std::to_string(t.lease_ms), "COUNT", std::to_string(count)});
+  }
+  calls.push_back(del);
+  return calls;
+}
+
+// A queue name of 17..200 bytes and a job id of 17..200 (often 17..24) with a colon and
+// bytes above 0x7f, and a payload of 0, 4095..4097 or up to 70000 bytes: added, claimed,
+// then extended, completed or failed, read by JOB and STATS (EMQ §1: names up to 200 bytes,
+// any byte but a brace or NUL; payloads opaque). The fleet's names are a few bytes and its
+// payloads "payload-N": a core that builds a longer name, or stores a longer payload,
+// wrong passes every run without this. The row deleted at the end (a ghost); the id new
+// each time.
+std::vector<Call> long_names(Prng& prng, const OddTarget& t) {
+  std::string q = t.queue + "-long-";
+  const auto q_len = static_cast<std::size_t>(prng.between(17, 200));
+  if (q.size() < q_len) q += name_bytes(prng, q_len - q.size());
+  std::string id = "L" + std::to_string(prng.between(0, 999999999)) + ":";
+  const auto id_len = static_cast<std::size_t>(prng.chance(500) ? prng.between(17, 24) : prng.between(17, 200));
+  if (id.size() < id_len) id += name_bytes(prng, id_len - id.size());
+  static constexpr std::int64_t sizes[] = {0, 4095, 4096, 4097};
+  const std::int64_t size = prng.chance(200) ? prng.between(4098, 70000) : sizes[prng.between(0, 3)];
+  std::string payload(static_cast<std::size_t>(size), 'p');
+  for (std::size_t i = 0; i < payload.size(); i += 997) payload[i] = static_cast<char>(i % 251);  // a NUL among them
+  const std::string prefix = "emq:{" + q + "}:";
+  const std::string lease = std::to_string(t.lease_ms);
+  return {{"DEL", prefix + "pending", prefix + "active", prefix + "done", prefix + "dead", prefix + "seq"},
+          {"EMQ.ADD", q, id, payload},
+          {"EMQ.CLAIM", q, lease, "COUNT", "2"},
+          pick(prng, {{"EMQ.EXTEND", q, id, "1", lease}, {"EMQ.EXTENDS", q, lease, id, "1"},
+                      {"EMQ.COMPLETE", q, id, "1", "r"}, {"EMQ.FAIL", q, id, "1", "r"}}),
+          {"EMQ.JOB", q, id},
+          {"EMQ.STATS", q},
+          {"DEL", prefix + "job:" + id}};
 }
 
 // EXTENDS with `pairs` pairs of the target's id and a token ahead of its row (never live).
@@ -74,21 +179,27 @@ std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& t) {
       return pick(prng, {{"EMQ.CLAIM", q, bad_number(prng)}, {"EMQ.CLAIM", q, "9007199254740992"},
                          {"EMQ.CLAIM", q, bad_number(prng), "COUNT", "1"},
                          {"EMQ.CLAIM", q, std::to_string(score_max - t.server_ms + 1)}});
-    case 8:  // COUNT out of 1..1000, without value, repeated, or another verb's option
+    case 8:  // COUNT out of 1..1000, without value, repeated, another verb's option, or
+             // spelt with a byte after it or one short (EMQ §7: the keyword, nothing else)
       return pick(prng, {{"EMQ.CLAIM", q, lease, "COUNT", "0"}, {"EMQ.CLAIM", q, lease, "COUNT", "1001"},
+                         {"EMQ.CLAIM", q, lease, "COUNTX", "1"}, {"EMQ.CLAIM", q, lease, "coun", "1"},
                          {"EMQ.CLAIM", q, lease, "COUNT"}, {"EMQ.CLAIM", q, lease, "COUNT", "1", "COUNT", "1"},
                          {"EMQ.CLAIM", q, lease, "LIMIT", "1"}, {"EMQ.CLAIM", q, lease, "COUNT", bad_number(prng)}});
-    case 9:  // EXTEND: a bad token or lease, a token ahead of the row, the longest lease
+    case 9:  // EXTEND: a bad token or lease, a token ahead of the row, the longest lease,
+             // the largest token
       return pick(prng, {{"EMQ.EXTEND", q, id, bad_number(prng), lease}, {"EMQ.EXTEND", q, id, ahead, bad_number(prng)},
+                         {"EMQ.EXTEND", q, id, token_top, lease},
                          {"EMQ.EXTEND", q, id, ahead, lease}, {"EMQ.EXTEND", q, id, ahead, "9007199254740991"}});
-    case 10:  // COMPLETE: ahead (0), with and without result; extra argument; bad token
-      return pick(prng, {{"EMQ.COMPLETE", q, id, ahead}, {"EMQ.COMPLETE", q, id, ahead, "r"},
+    case 10:  // COMPLETE: ahead (0), with and without result; extra argument; bad token;
+              // the largest token
+      return pick(prng, {{"EMQ.COMPLETE", q, id, ahead}, {"EMQ.COMPLETE", q, id, ahead, "r"}, {"EMQ.COMPLETE", q, id, token_top},
                          {"EMQ.COMPLETE", q, id, ahead, "r", "extra"}, {"EMQ.COMPLETE", q, id, bad_number(prng)}});
-    case 11:  // FAIL: ahead (0); without reason; bad token
-      return pick(prng, {{"EMQ.FAIL", q, id, ahead, "odd"}, {"EMQ.FAIL", q, id, ahead},
+    case 11:  // FAIL: ahead (0); without reason; bad token; the largest token
+      return pick(prng, {{"EMQ.FAIL", q, id, ahead, "odd"}, {"EMQ.FAIL", q, id, ahead}, {"EMQ.FAIL", q, id, token_top, "odd"},
                          {"EMQ.FAIL", q, id, bad_number(prng), "odd"}, {"EMQ.FAIL", q, id, ahead, "odd", "extra"}});
-    case 12:  // EXTENDS: ahead ([0]); an id without token; a bad lease or token
+    case 12:  // EXTENDS: ahead ([0]); an id without token; a bad lease or token; the largest token
       return pick(prng, {{"EMQ.EXTENDS", q, lease, id, ahead}, {"EMQ.EXTENDS", q, lease, id, ahead, id},
+                         {"EMQ.EXTENDS", q, lease, id, token_top},
                          {"EMQ.EXTENDS", q, bad_number(prng), id, ahead}, {"EMQ.EXTENDS", q, lease, id, bad_number(prng)}});
     case 13: {  // EXTENDS past 100 pairs; rarely at its bound, 1000 pairs (answered, 1001
                 // is refused by arity): a call of a thousand pairs costs the checker about
@@ -105,14 +216,15 @@ std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& t) {
                          t.exists ? Call{"EMQ.ADD", q, id, "odd", "MAXFAILURES", "1000000"} : Call{"EMQ.ADD", q, id, "odd", "MAXFAILURES", "1000001"},
                          {"EMQ.ADD", q, id, "odd", "MAXFAILURES", "0"},
                          {"EMQ.ADD", q, id, "odd", "MAXFAILURES", "1000001"}, {"EMQ.ADD", q, id, "odd", "maxfailures"},
+                         {"EMQ.ADD", q, id, "odd", "MAXFAILURESX", "2"},
                          {"EMQ.ADD", q, id}, {"EMQ.ADD", q, id, "odd", "MAXFAILURES", "2", "MAXFAILURES", "2"}});
     case 15:  // max_stalled out of 1..1000000
       return pick(prng, {{"EMQ.STALLED.CHECK", q, bad_number(prng)}, {"EMQ.STALLED.CHECK", q, "1000001"}});
-    case 16:  // LIMIT out of 1..10000, without value, repeated, or another verb's option
+    case 16:  // LIMIT out of 1..10000, without value, repeated, another verb's option, or spelt LIMITS
       return pick(prng, {{"EMQ.STALLED.CHECK", q, budget, "LIMIT", "0"}, {"EMQ.STALLED.CHECK", q, budget, "LIMIT", "10001"},
                          {"EMQ.STALLED.CHECK", q, budget, "LIMIT"},
                          {"EMQ.STALLED.CHECK", q, budget, "LIMIT", "1", "LIMIT", "1"},
-                         {"EMQ.STALLED.CHECK", q, budget, "COUNT", "1"}});
+                         {"EMQ.STALLED.CHECK", q, budget, "COUNT", "1"}, {"EMQ.STALLED.CHECK", q, budget, "LIMITS", "1"}});
     case 17:  // a sweep spelt otherwise (it writes): the largest budget and LIMIT, lower case
       return pick(prng, {{"EMQ.STALLED.CHECK", q, "1000000"}, {"emq.stalled.check", q, budget, "limit", "10000"}});
     case 18:  // CLAIM at its COUNT bound on a queue of its own (empty: nothing to claim)
@@ -145,18 +257,19 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
   const std::string row = row_of("c");
   const std::string lease = std::to_string(t.lease_ms);
   const std::string pending = prefix + "pending", active = prefix + "active";
+  const std::string done = prefix + "done", dead = prefix + "dead";
   // not a non-negative integer, as the server could hold it (EMQ §6; "-0" is not one
   // either: the server writes no sign on 0)
   static constexpr const char* corrupt[] = {"-1", "x", "01", "", "-0"};
   const std::string bad = corrupt[prng.between(0, static_cast<std::int64_t>(std::size(corrupt)) - 1)];
   const std::string seq = prefix + "seq";
   std::vector<std::vector<std::string>> calls{
-      {"DEL", pending, active, prefix + "done", prefix + "dead", seq, row}};
+      {"DEL", pending, active, done, dead, seq, row}};
   auto then = [&](std::initializer_list<Call> more) {
     for (const Call& c : more) calls.push_back(c);
     return calls;
   };
-  switch (prng.between(0, 6)) {
+  switch (prng.between(0, 8)) {
     // In cases 0-2 one setup in four leaves a field out, or stamps the lease empty (a row
     // an older version or a script wrote): the verb reads its default (EMQ §1: attempts 0,
     // failures 0, max_failures 3; §2: an empty lease_epoch is "not this process") and goes
@@ -192,7 +305,20 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
         return then({{"DEL", row_of(id)}});
       }
       const bool failures = prng.chance(500);
-      const bool not_active = prng.chance(125);
+      const std::int64_t shape = prng.between(0, 999);
+      if (shape < 125) {
+        // Or the opposite: the row says active with token 1, its budget sound, while the
+        // id is not in active (in pending, or in no set: an operator's ZREM): not live
+        // (EMQ §3 asks for the id in active first), 0 and nothing written by every lease verb
+        const bool in_pending = prng.chance(500);
+        calls.push_back({"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0",
+                         "max_failures", "3", "lease_epoch", t.run_id});
+        if (in_pending) calls.push_back({"ZADD", pending, "1", "c"});
+        return then({pick(prng, {{"EMQ.EXTEND", b, "c", "1", lease}, {"EMQ.EXTENDS", b, lease, "c", "1"},
+                                 {"EMQ.COMPLETE", b, "c", "1", "r"}, {"EMQ.FAIL", b, "c", "1", "r"}}),
+                     {"DEL", row}});
+      }
+      const bool not_active = shape < 250;
       return then({{"HSET", row, "state", not_active ? "pending" : "active", "payload", "p", "attempts", "1", "failures",
                     failures ? bad : "0", "max_failures", failures ? "3" : bad},
                    {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "c"},
@@ -200,10 +326,11 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
                    {"DEL", row}});
     }
     case 2: {  // stalled corrupt on an expired lease of this process: the sweep counts it and
-               // refuses; stamped empty: exempt, stalled never read (recovered)
-      const bool empty_stamp = prng.chance(250);
+               // refuses; stamped empty, or with the run_id in upper case (EMQ §2: another
+               // byte is another process): exempt, stalled never read (recovered)
+      const std::int64_t stamp = prng.between(0, 999);
       return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3",
-                    "lease_epoch", empty_stamp ? "" : t.run_id, "stalled", bad},
+                    "lease_epoch", stamp < 250 ? "" : stamp < 500 ? upper_case(t.run_id) : t.run_id, "stalled", bad},
                    {"ZADD", active, "-1", "c"},
                    {"EMQ.STALLED.CHECK", b, "5"},
                    {"DEL", row}});
@@ -265,12 +392,29 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
     case 5: {  // a set key holds a hash: every verb that reads it refuses (ADD reads
                 // pending, not active: with only active wrong it would add, and the
                 // queue's next clearing would take a job from under the checker)
-      const bool in_pending = prng.chance(500);
+      const std::int64_t which = prng.between(0, 4);
+      if (which >= 2) {
+        // done, dead or seq, which a verb reads only on its way to write it: a live lease of
+        // c (budget 1 when dead is the key: its FAIL kills) and the verb that would write
+        // the key; refused before any write (EMQ §6)
+        const std::string& key = which == 2 ? done : which == 3 ? dead : seq;
+        return then({{"HSET", key, "f", "v"},
+                     {"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures",
+                      which == 3 ? "1" : "3", "lease_epoch", t.run_id},
+                     {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "c"},
+                     which == 2   ? Call{"EMQ.COMPLETE", b, "c", "1", "r"}
+                     : which == 3 ? Call{"EMQ.FAIL", b, "c", "1", "r"}
+                                  : pick(prng, {{"EMQ.FAIL", b, "c", "1", "r"}, {"EMQ.ADD", b, "n", "p"}}),
+                     {"DEL", row}});
+      }
+      const bool in_pending = which == 0;
       return then({{"HSET", in_pending ? pending : active, "f", "v"},
                    pick(prng, {in_pending ? Call{"EMQ.ADD", b, "c", "p"} : Call{"EMQ.COMPLETE", b, "c", "1"},
                                {"EMQ.CLAIM", b, lease}, {"EMQ.STATS", b}, {"EMQ.STALLED.CHECK", b, "1"},
                                {"EMQ.EXTEND", b, "c", "1", lease}})});
     }
+    case 6: return many_jobs(prng, t, b);
+    case 7: return long_names(prng, t);
     default: {  // seq where INCR refuses (EMQ §6: the server's "ERR value is not an integer
                 // or out of range", before any write): at int64's top or not an integer; or
                 // one below the top, where one INCR works and the next refuses

@@ -46,8 +46,11 @@ std::vector<std::string> draw_fleet_call(Prng& prng, const OddTarget& target);
 // with one defect an operator or a bug could leave, then one verb that must meet it (EMQ
 // §6): a row whose attempts, failures, max_failures or stalled is not a non-negative
 // integer (`ERR EMQ corrupt job row`), a row key or a set key of the wrong type
-// (`WRONGTYPE`), a seq that INCR refuses (at int64's top, or not an integer), or ghosts in
-// pending (101, or 1001: one past the most one CLAIM removes, EMQ §7). The calls in order;
+// (`WRONGTYPE`: pending, active, done, dead or seq), a seq that INCR refuses (at int64's
+// top, or not an integer), ghosts in pending (101, or 1001: one past the most one CLAIM
+// removes, EMQ §7), a row that says active while its id is not in active, a stamp that is
+// the run_id in upper case, more than 100 jobs for one CLAIM or one sweep, or a queue name,
+// job id and payload far longer than the fleet's (on a queue of their own). The calls in order;
 // the first clears the queue's keys, so every setup starts from nothing and the queue
 // stays sound (each id in the one set its state names).
 // Without these the fleet never meets a corrupt row or a wrong type, and a core that

@@ -239,6 +239,8 @@ class Runner {
   void on_resend(const Event& e);
   void on_sweep();
   void on_odd();
+  bool expired_lease_in(const std::string& queue) const;
+  std::vector<std::string> keys_written(const std::string& queue, const std::vector<std::string>& call) const;
   // What a corruption setup's verb meets on queue q (read from the dataset): the pending
   // ids whose row is not a hash; whether seq is at int64's top, where INCR refuses.
   std::size_t ghosts_in_pending(std::string_view q) const;
@@ -318,7 +320,7 @@ void Runner::look_before_call(Args argv) {
     }
     if (!active) return;
     std::int64_t expired = 0;
-    bool near = false, at_deadline = false, unstamped = false, empty_lane = false;
+    bool near = false, at_deadline = false, unstamped = false, empty_lane = false, case_stamp = false;
     const std::string& run_id = world_.run_ids()[static_cast<std::size_t>(world_.incarnation())];
     std::int64_t limit = 1000;
     if (argv.size() >= 5) std::from_chars(argv[4].data(), argv[4].data() + argv[4].size(), limit);
@@ -329,6 +331,8 @@ void Runner::look_before_call(Args argv) {
       if (const Keyspace::Hash* row = data.hash_at(keys.row(member), wrong)) {
         const std::string* stamp = Keyspace::hash_field(*row, "lease_epoch");
         if (stamp && one_char_apart(*stamp, run_id)) near = true;
+        // the run_id in another case: another process's stamp (EMQ §2, byte-wise)
+        if (stamp && *stamp != run_id && equals_ignore_case(*stamp, run_id) && expired <= limit) case_stamp = true;
         // within LIMIT and not a lane row: the sweep reads its lease_epoch and finds none
         const std::string* group = Keyspace::hash_field(*row, "group");
         if (!stamp && expired <= limit && !group) unstamped = true;
@@ -339,6 +343,8 @@ void Runner::look_before_call(Args argv) {
     if (near) saw("sweep-met-near-epoch");
     if (unstamped) saw("unstamped-row-swept");
     if (empty_lane) saw("sweep-met-empty-group-lane");
+    if (case_stamp) saw("sweep-met-stamp-differing-in-case");
+    if (expired > 100 && argv.size() == 3) saw("sweep-default-limit-over-100");
     if (expired > limit) saw("sweep-cut-by-limit");
     if (expired > 100 && limit > 100) saw("sweep-over-100-expired");
   } else if (verb == "EMQ.CLAIM") {
@@ -366,12 +372,22 @@ void Runner::look_before_call(Args argv) {
         ++claimable;
       }
     }
-  } else if (active && (verb == "EMQ.EXTEND" || verb == "EMQ.COMPLETE" || verb == "EMQ.FAIL" ||
-                        verb == "EMQ.EXTENDS")) {
-    // EXTEND, COMPLETE, FAIL: q id ...; EXTENDS: q lease_ms id token ...
+  } else if (verb == "EMQ.EXTEND" || verb == "EMQ.COMPLETE" || verb == "EMQ.FAIL" || verb == "EMQ.EXTENDS") {
+    // EXTEND, COMPLETE, FAIL: q id token ...; EXTENDS: q lease_ms id token ...
     const std::size_t first = verb == "EMQ.EXTENDS" ? 3 : 2;
     const std::size_t step = verb == "EMQ.EXTENDS" ? 2 : argv.size();
-    for (std::size_t i = first; i < argv.size(); i += step) {
+    // a row that says active with the call's token while its id is not in active (EMQ §3:
+    // not live, whatever the row says)
+    if (argv.size() > first + 1 && !(active && active->scores.find(argv[first]))) {
+      if (const Keyspace::Hash* row = data.hash_at(keys.row(argv[first]), wrong)) {
+        const std::string* state = Keyspace::hash_field(*row, "state");
+        const std::string* attempts = Keyspace::hash_field(*row, "attempts");
+        if (state && *state == "active" && attempts && *attempts == argv[first + 1]) {
+          saw("lease-verb-met-row-off-active");
+        }
+      }
+    }
+    for (std::size_t i = first; active && i < argv.size(); i += step) {
       const auto* score = active->scores.find(argv[i]);
       if (score && score->second == now) {
         saw("holder-call-at-its-deadline");
@@ -401,10 +417,16 @@ void Runner::look_after_call(const CallRecord& rec) {
   if (verb == "EMQ.ADD" && rec.reply.kind() == Reply::Kind::integer) {
     if (rec.reply.as_integer() == 0) saw("add-of-an-existing-id");
     if (rec.reply.as_integer() == 1 && rec.argv.size() == 4) saw("add-without-maxfailures");
+    // names past the 16 bytes the fleet's never reach, a payload past 4096 bytes (EMQ §1)
+    if (rec.reply.as_integer() == 1 && rec.argv[1].size() > 16 && rec.argv[2].size() > 16) saw("long-names-written");
+    if (rec.reply.as_integer() == 1 && rec.argv[3].size() > 4096) saw("long-payload-added");
   }
   if (verb == "EMQ.COMPLETE" && rec.argv.size() == 4 && rec.reply.kind() == Reply::Kind::integer &&
       rec.reply.as_integer() == 1) {
     saw("complete-without-result");
+  }
+  if (verb == "EMQ.CLAIM" && rec.reply.kind() == Reply::Kind::array && rec.reply.items().size() > 100) {
+    saw("claim-granted-over-100");
   }
   if (verb == "EMQ.CLAIM" && rec.reply.kind() == Reply::Kind::array) {
     for (const Reply& item : rec.reply.items()) {
@@ -659,6 +681,54 @@ bool Runner::id_in_a_set(std::string_view q, std::string_view id) const {
   return false;
 }
 
+// The keys a fleet call (draw_fleet_call) on `queue` may write, spelt as EMQ §1 names them (as the
+// corruption setups do), not by the core's QueueKeys: the queue's sets and seq as its verb
+// writes them (EMQ §4), the rows of the ids it names, and for CLAIM and the sweep the rows
+// of the first members they would take (the two lowest in pending; the two longest
+// expired in active). Read from the dataset, never written; never empty.
+std::vector<std::string> Runner::keys_written(const std::string& queue, const std::vector<std::string>& call) const {
+  const std::string_view verb = call[0];
+  const std::string prefix = "emq:{" + queue + "}:";
+  auto key = [&](std::string_view suffix) { return prefix + std::string(suffix); };
+  std::vector<std::string> keys;
+  auto first_members = [&](std::string_view set) {
+    bool wrong = false;
+    const Keyspace::Zset* z = world_.data().zset_at(key(set), wrong);
+    if (!z) return;
+    int taken = 0;
+    for (const auto& [score, member] : z->order) {
+      if (taken++ == 2) break;
+      keys.push_back(key("job:") + member);
+    }
+  };
+  if (verb == "EMQ.ADD") {
+    keys = {key("job:") + call[2], key("seq"), key("pending")};
+  } else if (verb == "EMQ.CLAIM") {
+    keys = {key("pending"), key("active")};
+    first_members("pending");
+  } else if (verb == "EMQ.EXTEND") {
+    keys = {key("active"), key("job:") + call[2]};
+  } else if (verb == "EMQ.EXTENDS") {
+    keys = {key("active"), key("job:") + call[3]};
+  } else if (verb == "EMQ.COMPLETE") {
+    keys = {key("active"), key("done"), key("job:") + call[2]};
+  } else if (verb == "EMQ.FAIL") {
+    keys = {key("active"), key("pending"), key("seq"), key("dead"), key("job:") + call[2]};
+  } else if (verb == "EMQ.STALLED.CHECK") {
+    keys = {key("active"), key("pending"), key("dead")};
+    first_members("active");
+  } else {
+    keys = {key("pending")};  // a read verb: writes nothing, whatever is denied
+  }
+  return keys;
+}
+
+bool Runner::expired_lease_in(const std::string& queue) const {
+  bool wrong = false;
+  const Keyspace::Zset* active = world_.data().zset_at(QueueKeys(queue).active(), wrong);
+  return active && !active->order.empty() && active->order.begin()->first < static_cast<double>(world_.server_ms());
+}
+
 void Runner::on_odd() {
   if (liveness_) return;  // a safety-phase client only
   const int job = static_cast<int>(world_.prng().between(1, plan_.jobs));
@@ -711,17 +781,35 @@ void Runner::on_odd() {
     world_.set_replica(false);
     return;
   }
-  // one in twenty of the rest goes out under an ACL that denies the target queue's key
-  // the call would write (pending for an ADD, active for the rest): EMQ §6, NOPERM EMQ
-  // and nothing written, where the world otherwise lets every caller write every key
-  if (world_.prng().chance(50)) {
+  // one in ten of the rest goes out under an ACL that denies one of the keys the call
+  // would write: EMQ §6, NOPERM EMQ and nothing written, where the world otherwise lets
+  // every caller write every key. Any of them, rows and seq, done and dead too: a verb
+  // that forgets to ask about one key writes it anyway, and only an ACL on that very key
+  // tells. Half the time, when the target holds a lease, a lease verb (the writes of a
+  // live lease's COMPLETE or FAIL are the ones the fleet's calls rarely meet denied).
+  if (world_.prng().chance(100)) {
     argv_.clear();
-    for (const std::string& arg : draw_fleet_call(world_.prng(), t)) argv_.add(arg);
-    // spelt as EMQ §1 names them (as the corruption setups do), not by the core's QueueKeys
-    const std::string denied = "emq:{" + t.queue + "}:" + (argv_.views()[0] == "EMQ.ADD" ? "pending" : "active");
+    std::vector<std::string> fleet_call = draw_fleet_call(world_.prng(), t);
+    if (t.active && world_.prng().chance(500)) {
+      const std::string token = std::to_string(t.attempts), lease = std::to_string(t.lease_ms);
+      const std::vector<std::string> lease_calls[] = {{"EMQ.EXTEND", t.queue, t.id, token, lease},
+                                                       {"EMQ.EXTENDS", t.queue, lease, t.id, token},
+                                                       {"EMQ.COMPLETE", t.queue, t.id, token, "ok"},
+                                                       {"EMQ.FAIL", t.queue, t.id, token, "r"}};
+      fleet_call = lease_calls[world_.prng().between(0, 3)];
+    } else if (world_.prng().chance(333) && expired_lease_in(t.queue)) {
+      // a sweep that will judge an expired lease, so a row it writes may be the one denied
+      fleet_call = {"EMQ.STALLED.CHECK", t.queue, std::to_string(t.max_stalled)};
+    }
+    for (const std::string& arg : fleet_call) argv_.add(arg);
+    const std::vector<std::string> keys = keys_written(t.queue, fleet_call);
+    const std::string& denied = keys[static_cast<std::size_t>(world_.prng().between(0, static_cast<std::int64_t>(keys.size()) - 1))];
     world_.deny_writes(denied);
     const Reply& reply = call("x", argv_).reply;
-    if (reply.is_error() && reply.text().starts_with("NOPERM EMQ")) saw("write-refused-by-acl");
+    if (reply.is_error() && reply.text().starts_with("NOPERM EMQ")) {
+      saw("write-refused-by-acl");
+      if (denied.find("}:job:") != std::string::npos) saw("write-refused-by-acl-on-a-row");
+    }
     world_.deny_writes("");
     return;
   }
@@ -980,7 +1068,9 @@ const std::vector<std::string>& situation_names() {
       "wrong-type-refused",          "claim-met-over-100-ghosts", "claim-met-over-1000-ghosts",
       "add-or-fail-met-seq-at-top",  "add-of-a-ghost-id",    "sweep-met-empty-group-lane",
       "extends-at-1000-pairs",       "odd-bytes-name-answered", "write-refused-on-a-replica",
-      "write-refused-by-acl"};
+      "write-refused-by-acl",        "write-refused-by-acl-on-a-row", "lease-verb-met-row-off-active",
+      "claim-granted-over-100",      "sweep-default-limit-over-100", "sweep-met-stamp-differing-in-case",
+      "long-names-written",          "long-payload-added"};
   return names;
 }
 

@@ -47,15 +47,17 @@ std::string slurp(const fs::path& p) {
 }
 
 // Runs Chromium headless on `page` with one more flag (--dump-dom or --screenshot=...),
-// with a fresh profile directory; stdout goes to `out`. Returns the exit status.
-int chromium(const std::string& binary, const fs::path& page, const std::string& flag, const fs::path& out) {
+// with a fresh profile directory, in a window 1400 wide and `height` tall (a screenshot's
+// size); stdout goes to `out`. Returns the exit status.
+int chromium(const std::string& binary, const fs::path& page, const std::string& flag, const fs::path& out,
+             int height = 2000) {
   std::string profile = (fs::path(TRAFIKEY_TEST_OUT) / "chromium-profile-XXXXXX").string();
   fs::create_directories(TRAFIKEY_TEST_OUT);
   if (!::mkdtemp(profile.data())) return -1;
   const std::string cmd = "timeout 180 '" + binary +
                           "' --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
                           "--disable-background-networking --disable-component-update --disable-sync "
-                          "--user-data-dir='" + profile + "' --window-size=1400,2000 " + flag + " 'file://" +
+                          "--user-data-dir='" + profile + "' --window-size=1400," + std::to_string(height) + " " + flag + " 'file://" +
                           fs::absolute(page).string() + "' >'" + out.string() + "' 2>'" + out.string() + ".log'";
   const int raw = std::system(cmd.c_str());
   std::error_code ec;
@@ -232,7 +234,9 @@ TEST(Browser, a_campaign_dashboard_shows_its_charts) {
   EXPECT_NE(loaded.find("No run failed"), std::string::npos);
 
   const fs::path png = dir / "screenshot.png";
-  ASSERT_EQ(chromium(binary, page, "--screenshot=" + png.string(), dir / "screenshot.out"), 0)
+  // tall enough for the coverage charts (one bar per target, some sixty situations) and
+  // the histograms below them
+  ASSERT_EQ(chromium(binary, page, "--screenshot=" + png.string(), dir / "screenshot.out", 3200), 0)
       << slurp((dir / "screenshot.out").string() + ".log");
   ASSERT_TRUE(fs::exists(png));
 #ifdef TRAFIKEY_HAVE_ZLIB
@@ -241,7 +245,7 @@ TEST(Browser, a_campaign_dashboard_shows_its_charts) {
   EXPECT_GT(pixels_of(*pixels, "#59a14f"), 3000u) << "the coverage bars are drawn (reports/page.cpp's .cover-bar)";
   EXPECT_GT(pixels_of(*pixels, "#4e79a7"), 3000u) << "the histogram bars are drawn (svg.hist .bar)";
 #else
-  EXPECT_GT(fs::file_size(png), 30000u) << "a blank 1400x2000 page compresses far below this";
+  EXPECT_GT(fs::file_size(png), 30000u) << "a blank 1400x3200 page compresses far below this";
 #endif
 }
 
