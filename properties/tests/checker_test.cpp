@@ -4,14 +4,17 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 
 #include <string>
 #include <vector>
 
 #include "properties/checked_run.h"
 #include "properties/checker.h"
+#include "properties/scenario_replay.h"
 #include "properties/state_graph.h"
 #include "sim/plan.h"
+#include "sim/scenario/parse.h"
 
 namespace trafikey::properties {
 namespace {
@@ -66,6 +69,33 @@ TEST(Checker, a_start_judges_what_its_rollback_took_back_and_agrees_with_the_who
   }
   // the rollback path ran (everysec, snapshot and failovers lose calls)
   EXPECT_GT(lost_calls_seen, 100) << lost_calls_seen;
+}
+
+// Past the cap on violations an invariant not yet named is still recorded: one operator
+// script marks 25 pending jobs done (25 queue.transitions and 25 queue.conserve, more than
+// the cap) and gives a 26th a failure count over its budget; queue.budget, judged last,
+// is among the call's violations, and no invariant is recorded past the cap twice.
+TEST(Checker, a_call_that_breaks_one_invariant_many_times_still_names_the_others) {
+  std::string text = "scenario \"cap\"\n";
+  std::string keys;
+  for (int i = 1; i <= 26; ++i) {
+    text += "at 0 p: EMQ.ADD q j" + std::to_string(i) + " x\n";
+    keys += " \"emq:{q}:job:j" + std::to_string(i) + "\"";
+  }
+  text += "at 10 op: EVAL \"for i = 1, 25 do redis.call('HSET', KEYS[i], 'state', 'done') end "
+          "redis.call('HSET', KEYS[26], 'failures', '9') return 1\" 26" + keys + "\n";
+  auto parsed = scenario::parse_scenario(text, "cap.scn");
+  ASSERT_TRUE(parsed.ok()) << scenario::to_string(parsed.error());
+  const scenario::Scenario s = std::move(parsed).value();
+  ScenarioReplay replay(s, "cap.scn", false);
+  for (const auto& step : s.steps) (void)replay.step(step, false);
+  const auto& broken = replay.checker().violations();
+  ASSERT_FALSE(broken.empty());
+  std::map<std::string, int> named;
+  for (const auto& v : broken) ++named[v.invariant];
+  EXPECT_GE(named["queue.transitions"] + named["queue.conserve"], 20) << "the cap was reached";
+  EXPECT_EQ(named["queue.budget"], 1) << "the invariant judged after the cap is still named";
+  EXPECT_LE(broken.size(), 20u + named.size()) << "past the cap, one per invariant at most";
 }
 
 // The checker's state graph: exactly INVARIANTS.md's four edges (queue.transitions), every

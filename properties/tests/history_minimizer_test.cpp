@@ -163,5 +163,33 @@ at 0 op: HSET "emq:{orders}:job:j1" state pending
   EXPECT_NE(m.text.find("EMQ.CLAIM orders 5000 COUNT 1 "), std::string::npos) << m.text;
 }
 
+// The same failure is the same invariants at the first failing call, not just the first:
+// one operator script breaks j1's state (queue.conserve, first) and j2's budget
+// (queue.budget) at once. Without j2's ADD the script still breaks queue.conserve first,
+// but not j2's budget (a row the ledger never saw): another failure, so the ADD stays.
+TEST(HistoryMinimizer, keeps_every_invariant_the_first_failing_call_broke) {
+  const scn::Scenario input = parse(R"(scenario "two at once"
+at 0 p: EMQ.ADD orders j1 a
+at 0 p: EMQ.ADD orders j2 b
+at 0 w: EMQ.CLAIM orders 5000 COUNT 1
+at 10 op: EVAL "redis.call('HSET', KEYS[1], 'state', 'done') redis.call('HSET', KEYS[2], 'failures', '9', 'max_failures', '3') return 1" 2 "emq:{orders}:job:j1" "emq:{orders}:job:j2"
+at 20 w: EMQ.STATS orders
+)");
+  scn::Scenario without_j2 = input;
+  without_j2.steps.erase(without_j2.steps.begin() + 1);
+  ASSERT_EQ(first_broken_invariant(without_j2), "queue.conserve") << "the first invariant alone would let the ADD go";
+  EXPECT_FALSE(breaks_the_same(without_j2, "queue.conserve", {"queue.budget", "queue.conserve"}));
+
+  const Minimized m = minimize_scenario(input, {});
+  ASSERT_TRUE(m.failing && m.error.empty()) << m.error;
+  EXPECT_EQ(m.invariant, "queue.conserve");
+  EXPECT_TRUE(std::binary_search(m.required.begin(), m.required.end(), "queue.budget")) << m.text;
+  EXPECT_TRUE(m.one_minimal);
+  EXPECT_EQ(m.calls_after, 3) << m.text;  // both ADDs and the script; the CLAIM and STATS go
+  EXPECT_NE(m.text.find("EMQ.ADD orders j2 b"), std::string::npos) << m.text;
+  EXPECT_EQ(m.text.find("EMQ.CLAIM"), std::string::npos) << m.text;
+  EXPECT_TRUE(breaks_the_same(m.scenario, m.invariant, m.required));
+}
+
 }  // namespace
 }  // namespace trafikey::properties
