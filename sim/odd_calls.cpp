@@ -19,7 +19,7 @@ constexpr std::int64_t ghost_readded_per_mille = 250;
 // not a number, empty, a leading zero or sign, a fraction, a space, past int64, and past
 // 2^64 (2^64 + 1: a parse that lets 64 bits wrap reads it as 1).
 constexpr const char* bad_numbers[] = {"0", "-1", "x", "", "01", "+1", "1.5", " 1", "9223372036854775808",
-                                       "18446744073709551617"};
+                                       "18446744073709551617", "-9223372036854775809", "0000000000000000001"};
 
 // A name EMQ §1 allows (no brace, no NUL) with the bytes a stricter check might refuse: a
 // colon (the key separator), a byte above 0x7f, CR, LF, a tab and a space. As a queue name
@@ -58,7 +58,8 @@ std::string name_bytes(Prng& prng, std::size_t n) {
 // More than 100 jobs at once on the odd client's queue, then one verb over all of them: a
 // CLAIM with a COUNT above 100 (EMQ §4: up to COUNT, at most 1000), or a sweep without
 // LIMIT (its default, 1000) of their expired leases, stamped by this process, by none or by
-// the run_id in upper case. The fleet never holds more than a few dozen jobs in one place;
+// the run_id in upper case; one sweep in eight over 1001-1010 of them with a LIMIT above
+// 1000 (10000, or all of them), which a LIMIT capped at its default would cut. The fleet never holds more than a few dozen jobs in one place;
 // without this a COUNT or default LIMIT capped at 100 passes. Their rows and set entries
 // are written by one script (fill_script), where a hundred ADDs would cost a hundred
 // checked calls and a hundred HSETs a history the minimizer cannot cut below a hundred
@@ -81,9 +82,11 @@ return #KEYS - 1)lua";
 std::vector<Call> many_jobs(Prng& prng, const OddTarget& t, const std::string& b) {
   const std::string prefix = "emq:{" + b + "}:";
   const std::string pending = prefix + "pending", active = prefix + "active";
-  const int n = static_cast<int>(prng.between(101, 130));
+  int n = static_cast<int>(prng.chance(125) ? prng.between(257, 300) : prng.between(101, 130));
   const std::string base = "k" + std::to_string(prng.between(0, 999999999)) + "-";
   const bool sweep = prng.chance(500);
+  const bool over_1000 = sweep && prng.chance(125);  // past LIMIT's default and COUNT's bound
+  if (over_1000) n = static_cast<int>(prng.between(1001, 1010));
   const std::string upper = upper_case(t.run_id);
   // EVAL body numkeys set row... mode (id score stamp)...
   Call fill{"EVAL", fill_script, std::to_string(n + 1), sweep ? active : pending};
@@ -99,11 +102,19 @@ std::vector<Call> many_jobs(Prng& prng, const OddTarget& t, const std::string& b
   fill.insert(fill.end(), args.begin(), args.end());
   std::vector<Call> calls{{"DEL", pending, active, prefix + "done", prefix + "dead", prefix + "seq"}, fill};
   if (sweep) {
-    calls.push_back({"EMQ.STALLED.CHECK", b, prng.chance(500) ? "1" : "5"});
+    if (over_1000) {
+      calls.push_back({"EMQ.STALLED.CHECK", b, "5", "LIMIT", prng.chance(500) ? "10000" : std::to_string(n)});
+    } else {
+      calls.push_back({"EMQ.STALLED.CHECK", b, prng.chance(500) ? "1" : "5"});
+    }
   } else {
     const std::int64_t r = prng.between(0, 2);  // all of them, the bound, or fewer than all
     const std::int64_t count = r == 0 ? n : r == 1 ? 1000 : prng.between(101, n - 1);
-    calls.push_back({"EMQ.CLAIM", b, std::to_string(t.lease_ms), "COUNT", std::to_string(count)});
+    if (prng.chance(200)) {
+      calls.push_back({"EMQ.CLAIM", b, std::to_string(t.lease_ms)});  // no COUNT: one
+    } else {
+      calls.push_back({"EMQ.CLAIM", b, std::to_string(t.lease_ms), "COUNT", std::to_string(count)});
+    }
   }
   calls.push_back(del);
   return calls;
@@ -118,7 +129,7 @@ std::vector<Call> many_jobs(Prng& prng, const OddTarget& t, const std::string& b
 // each time.
 std::vector<Call> long_names(Prng& prng, const OddTarget& t) {
   std::string q = t.queue + "-long-";
-  const auto q_len = static_cast<std::size_t>(prng.between(17, 200));
+  const auto q_len = static_cast<std::size_t>(prng.chance(250) ? prng.between(9, 16) : prng.between(17, 200));
   if (q.size() < q_len) q += name_bytes(prng, q_len - q.size());
   std::string id = "L" + std::to_string(prng.between(0, 999999999)) + ":";
   const auto id_len = static_cast<std::size_t>(prng.chance(500) ? prng.between(17, 24) : prng.between(17, 200));
@@ -133,7 +144,7 @@ std::vector<Call> long_names(Prng& prng, const OddTarget& t) {
           {"EMQ.ADD", q, id, payload},
           {"EMQ.CLAIM", q, lease, "COUNT", "2"},
           pick(prng, {{"EMQ.EXTEND", q, id, "1", lease}, {"EMQ.EXTENDS", q, lease, id, "1"},
-                      {"EMQ.COMPLETE", q, id, "1", "r"}, {"EMQ.FAIL", q, id, "1", "r"}}),
+                      {"EMQ.COMPLETE", q, id, "1", payload}, {"EMQ.FAIL", q, id, "1", payload}}),
           {"EMQ.JOB", q, id},
           {"EMQ.STATS", q},
           {"DEL", prefix + "job:" + id}};
@@ -174,7 +185,8 @@ std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& t) {
              // only NUL is not), with no row, and so is one with a colon, a high byte, CR, LF
       return pick(prng, {{"EMQ.JOB", q, ""}, {"EMQ.JOB", q, std::string("j\0", 2)}, {"EMQ.COMPLETE", q, "", "1"},
                          {"EMQ.ADD", q, "", "p"}, {"EMQ.JOB", q, "{j} x"}, {"EMQ.JOB", q, odd_bytes_name},
-                         {"EMQ.EXTEND", q, odd_bytes_name, "1", lease}});
+                         {"EMQ.EXTEND", q, odd_bytes_name, "1", lease}, {"EMQ.EXTEND", q, "", "1", lease},
+                         {"EMQ.EXTENDS", q, lease, "", "1"}});
     case 7:  // lease_ms out of 1..2^53-1, or a deadline one past 2^53-1 (EMQ §3: refused)
       return pick(prng, {{"EMQ.CLAIM", q, bad_number(prng)}, {"EMQ.CLAIM", q, "9007199254740992"},
                          {"EMQ.CLAIM", q, bad_number(prng), "COUNT", "1"},
@@ -189,7 +201,8 @@ std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& t) {
              // the largest token
       return pick(prng, {{"EMQ.EXTEND", q, id, bad_number(prng), lease}, {"EMQ.EXTEND", q, id, ahead, bad_number(prng)},
                          {"EMQ.EXTEND", q, id, token_top, lease},
-                         {"EMQ.EXTEND", q, id, ahead, lease}, {"EMQ.EXTEND", q, id, ahead, "9007199254740991"}});
+                         {"EMQ.EXTEND", q, id, ahead, lease}, {"EMQ.EXTEND", q, id, ahead, "9007199254740991"},
+                         {"EMQ.EXTEND", q, id, ahead, "1"}});
     case 10:  // COMPLETE: ahead (0), with and without result; extra argument; bad token;
               // the largest token
       return pick(prng, {{"EMQ.COMPLETE", q, id, ahead}, {"EMQ.COMPLETE", q, id, ahead, "r"}, {"EMQ.COMPLETE", q, id, token_top},
@@ -200,7 +213,8 @@ std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& t) {
     case 12:  // EXTENDS: ahead ([0]); an id without token; a bad lease or token; the largest token
       return pick(prng, {{"EMQ.EXTENDS", q, lease, id, ahead}, {"EMQ.EXTENDS", q, lease, id, ahead, id},
                          {"EMQ.EXTENDS", q, lease, id, token_top},
-                         {"EMQ.EXTENDS", q, bad_number(prng), id, ahead}, {"EMQ.EXTENDS", q, lease, id, bad_number(prng)}});
+                         {"EMQ.EXTENDS", q, bad_number(prng), id, ahead}, {"EMQ.EXTENDS", q, lease, id, bad_number(prng)},
+                         {"EMQ.EXTENDS", q, lease, id, ahead, id, bad_number(prng)}});
     case 13: {  // EXTENDS past 100 pairs; rarely at its bound, 1000 pairs (answered, 1001
                 // is refused by arity): a call of a thousand pairs costs the checker about
                 // as much as a whole run, so one of these in forty
@@ -248,6 +262,77 @@ std::vector<std::string> draw_fleet_call(Prng& prng, const OddTarget& t) {
                      {"EMQ.JOB", q, id}, {"EMQ.EPOCH"}});
 }
 
+// Setups of two ids of their own (x..., y...), each with one trait the fleet never shows:
+// a CLAIM without COUNT over two jobs (its default, 1), a corrupt row behind a sound one
+// (the CLAIM refuses whole, EMQ §6, not with what it claimed first), rows without payload or
+// attempts (read as "" and 0), a CLAIM that meets only a ghost while pending is denied
+// (NOPERM: it would remove the ghost), two live leases extended in one EXTENDS while the
+// second row is denied, an ADD of an existing id while its row is denied (0: nothing to
+// write), an ADD with a budget far above the fleet's, a row with a field outside EMQ §1's
+// table read by JOB, a live lease extended by 2^31 ms or past 2^53-1. Each ends with a DEL
+// of its rows.
+std::vector<Call> two_id_setups(Prng& prng, const OddTarget& t, const std::string& b, std::vector<Call> calls,
+                                const std::string& bad) {
+  const std::string prefix = "emq:{" + b + "}:";
+  auto row_of = [&](std::string_view id) { return prefix + "job:" + std::string(id); };
+  const std::string pending = prefix + "pending", active = prefix + "active";
+  const std::string lease = std::to_string(t.lease_ms);
+  auto then = [&](std::initializer_list<Call> more) {
+    for (const Call& c : more) calls.push_back(c);
+    return calls;
+  };
+  const std::string x = "x" + std::to_string(prng.between(0, 999999999));
+  const std::string y = "y" + std::to_string(prng.between(0, 999999999));
+  const std::string live_score = std::to_string(t.server_ms + t.lease_ms);
+  auto live_row = [&](const std::string& id) {
+    return Call{"HSET", row_of(id), "state", "active", "payload", "p", "attempts", "1", "failures", "0",
+                "max_failures", "3", "lease_epoch", t.run_id};
+  };
+  switch (prng.between(0, 9)) {
+    case 0:  // CLAIM without COUNT of two pending jobs
+      return then({{"EMQ.ADD", b, x, "p"}, {"EMQ.ADD", b, y, "p"}, {"EMQ.CLAIM", b, lease},
+                   {"DEL", row_of(x), row_of(y)}});
+    case 1:  // a corrupt row behind a sound one
+      return then({{"HSET", row_of(x), "state", "pending", "payload", "p", "attempts", "0", "failures", "0",
+                    "max_failures", "3"},
+                   {"ZADD", pending, "1", x},
+                   {"HSET", row_of(y), "state", "pending", "payload", "p", "attempts", bad, "failures", "0",
+                    "max_failures", "3"},
+                   {"ZADD", pending, "2", y},
+                   {"EMQ.CLAIM", b, lease, "COUNT", "2"},
+                   {"DEL", row_of(x), row_of(y)}});
+    case 2:  // a row without payload claimed
+      return then({{"HSET", row_of(x), "state", "pending", "attempts", "0", "failures", "0", "max_failures", "3"},
+                   {"ZADD", pending, "1", x},
+                   {"EMQ.CLAIM", b, lease, "COUNT", "2"},
+                   {"DEL", row_of(x)}});
+    case 3:  // a row without payload or attempts claimed
+      return then({{"HSET", row_of(x), "state", "pending", "failures", "0", "max_failures", "3"},
+                   {"ZADD", pending, "1", x},
+                   {"EMQ.CLAIM", b, lease, "COUNT", "2"},
+                   {"DEL", row_of(x)}});
+    case 4:  // a CLAIM that meets only a ghost, under an ACL denying pending
+      return then({{"EMQ.ADD", b, x, "p"}, {"DEL", row_of(x)}, {"@DENY", pending},
+                   {"EMQ.CLAIM", b, lease, "COUNT", "2"}});
+    case 5:  // two live leases extended together, under an ACL denying the second row
+      return then({live_row(x), live_row(y), {"ZADD", active, live_score, x, live_score, y},
+                   {"@DENY", row_of(y)}, {"EMQ.EXTENDS", b, lease, x, "1", y, "1"},
+                   {"DEL", row_of(x), row_of(y)}});
+    case 6:  // an ADD of an existing id under an ACL denying its row
+      return then({{"EMQ.ADD", b, x, "p"}, {"@DENY", row_of(x)}, {"EMQ.ADD", b, x, "p"}, {"DEL", row_of(x)}});
+    case 7:  // an ADD with a budget far above the fleet's
+      return then({{"EMQ.ADD", b, x, "p", "MAXFAILURES", std::to_string(prng.between(1001, 1000000))},
+                   {"DEL", row_of(x)}});
+    case 8:  // a row with a field outside EMQ §1's table, read by JOB
+      return then({{"EMQ.ADD", b, x, "p"}, {"HSET", row_of(x), "note", "v"}, {"EMQ.JOB", b, x}, {"DEL", row_of(x)}});
+    default:  // a live lease extended with a lease of 2^31 ms or more, or past 2^53-1
+      return then({live_row(x), {"ZADD", active, live_score, x},
+                   pick(prng, {{"EMQ.EXTEND", b, x, "1", "2147483648"}, {"EMQ.EXTEND", b, x, "1", "9007199254740991"},
+                               {"EMQ.EXTENDS", b, "9007199254740991", x, "1"}}),
+                   {"DEL", row_of(x)}});
+  }
+}
+
 std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddTarget& t) {
   const std::string b = t.queue + "-bad";
   // key names spelt here as EMQ §1 names them, not by the core's QueueKeys: a core that
@@ -260,7 +345,7 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
   const std::string done = prefix + "done", dead = prefix + "dead";
   // not a non-negative integer, as the server could hold it (EMQ §6; "-0" is not one
   // either: the server writes no sign on 0)
-  static constexpr const char* corrupt[] = {"-1", "x", "01", "", "-0"};
+  static constexpr const char* corrupt[] = {"-1", "x", "01", "", "-0", "9223372036854775807", "-9999999999999999999"};
   const std::string bad = corrupt[prng.between(0, static_cast<std::int64_t>(std::size(corrupt)) - 1)];
   const std::string seq = prefix + "seq";
   std::vector<std::vector<std::string>> calls{
@@ -269,7 +354,7 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
     for (const Call& c : more) calls.push_back(c);
     return calls;
   };
-  switch (prng.between(0, 8)) {
+  switch (prng.between(0, 9)) {
     // In cases 0-2 one setup in four leaves a field out, or stamps the lease empty (a row
     // an older version or a script wrote): the verb reads its default (EMQ §1: attempts 0,
     // failures 0, max_failures 3; §2: an empty lease_epoch is "not this process") and goes
@@ -306,6 +391,15 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
       }
       const bool failures = prng.chance(500);
       const std::int64_t shape = prng.between(0, 999);
+      if (shape >= 900) {
+        // Or the row says pending or done while its id sits expired in active, stamped by this
+        // process: the sweep reads TYPE, group, lease_epoch, stalled only (EMQ §5), never state
+        return then({{"HSET", row, "state", shape >= 950 ? "done" : "pending", "payload", "p", "attempts", "1",
+                      "failures", "0", "max_failures", "3", "lease_epoch", t.run_id},
+                     {"ZADD", active, "-1", "c"},
+                     {"EMQ.STALLED.CHECK", b, "5"},
+                     {"DEL", row}});
+      }
       if (shape < 125) {
         // Or the opposite: the row says active with token 1, its budget sound, while the
         // id is not in active (in pending, or in no set: an operator's ZREM): not live
@@ -329,8 +423,29 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
                // refuses; stamped empty, or with the run_id in upper case (EMQ §2: another
                // byte is another process): exempt, stalled never read (recovered)
       const std::int64_t stamp = prng.between(0, 999);
+      const std::string stamp_text = stamp < 200   ? std::string()
+                                     : stamp < 400 ? upper_case(t.run_id)
+                                     : stamp < 550 ? t.run_id + "0"
+                                                   : t.run_id;
+      if (prng.chance(125)) {  // stalled already past the sweep's budget (a sweep with a larger one counted it)
+        return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3",
+                      "lease_epoch", t.run_id, "stalled", "7"},
+                     {"ZADD", active, "-1", "c"},
+                     {"EMQ.STALLED.CHECK", b, "5"},
+                     {"DEL", row}});
+      }
+      if (prng.chance(250)) {  // a sound member first and LIMIT 1: c lies past the LIMIT
+        const std::string row0 = row_of("c0");
+        return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3",
+                      "lease_epoch", t.run_id, "stalled", bad},
+                     {"HSET", row0, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3",
+                      "lease_epoch", t.run_id},
+                     {"ZADD", active, "-2", "c0", "-1", "c"},
+                     {"EMQ.STALLED.CHECK", b, "5", "LIMIT", "1"},
+                     {"DEL", row, row0}});
+      }
       return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3",
-                    "lease_epoch", stamp < 250 ? "" : stamp < 500 ? upper_case(t.run_id) : t.run_id, "stalled", bad},
+                    "lease_epoch", stamp_text, "stalled", bad},
                    {"ZADD", active, "-1", "c"},
                    {"EMQ.STALLED.CHECK", b, "5"},
                    {"DEL", row}});
@@ -345,7 +460,12 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
       switch (prng.between(0, 3)) {
         case 0: return then({pick(prng, {{"EMQ.JOB", b, "z"}, {"EMQ.ADD", b, "z", "p"}})});
         case 1: return then({{"EMQ.CLAIM", b, lease, "COUNT", "2"}});
-        case 2: return then({{"ZREM", pending, "z"}, {"ZADD", active, "-1", "z"}, {"EMQ.STALLED.CHECK", b, "5"}});
+        case 2:
+          if (prng.chance(500)) {  // under an ACL that denies z's row key: the sweep writes only active
+            return then({{"ZREM", pending, "z"}, {"ZADD", active, "-1", "z"}, {"@DENY", zrow},
+                         {"EMQ.STALLED.CHECK", b, "5"}});
+          }
+          return then({{"ZREM", pending, "z"}, {"ZADD", active, "-1", "z"}, {"EMQ.STALLED.CHECK", b, "5"}});
         default:
           return then({{"ZREM", pending, "z"},
                        {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "z"},
@@ -398,16 +518,33 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
         // c (budget 1 when dead is the key: its FAIL kills) and the verb that would write
         // the key; refused before any write (EMQ §6)
         const std::string& key = which == 2 ? done : which == 3 ? dead : seq;
+        if (which == 3 && prng.chance(500)) {  // the sweep that would kill c meets dead a hash
+          return then({{"HSET", key, "f", "v"},
+                       {"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures",
+                        "3", "lease_epoch", t.run_id},
+                       {"ZADD", active, "-1", "c"},
+                       {"EMQ.STALLED.CHECK", b, "1"},
+                       {"DEL", row}});
+        }
         return then({{"HSET", key, "f", "v"},
                      {"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures",
                       which == 3 ? "1" : "3", "lease_epoch", t.run_id},
                      {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "c"},
-                     which == 2   ? Call{"EMQ.COMPLETE", b, "c", "1", "r"}
+                     prng.chance(250) ? Call{"EMQ.STATS", b}
+                     : which == 2   ? Call{"EMQ.COMPLETE", b, "c", prng.chance(500) ? "2" : "1", "r"}
                      : which == 3 ? Call{"EMQ.FAIL", b, "c", "1", "r"}
                                   : pick(prng, {{"EMQ.FAIL", b, "c", "1", "r"}, {"EMQ.ADD", b, "n", "p"}}),
                      {"DEL", row}});
       }
       const bool in_pending = which == 0;
+      if (in_pending && prng.chance(250)) {  // a FAIL that would dead-letter meets pending a hash
+        return then({{"HSET", pending, "f", "v"},
+                     {"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures",
+                      "1", "lease_epoch", t.run_id},
+                     {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "c"},
+                     {"EMQ.FAIL", b, "c", "1", "r"},
+                     {"DEL", row}});
+      }
       return then({{"HSET", in_pending ? pending : active, "f", "v"},
                    pick(prng, {in_pending ? Call{"EMQ.ADD", b, "c", "p"} : Call{"EMQ.COMPLETE", b, "c", "1"},
                                {"EMQ.CLAIM", b, lease}, {"EMQ.STATS", b}, {"EMQ.STALLED.CHECK", b, "1"},
@@ -415,16 +552,22 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
     }
     case 6: return many_jobs(prng, t, b);
     case 7: return long_names(prng, t);
+    case 8: return two_id_setups(prng, t, b, calls, bad);
     default: {  // seq where INCR refuses (EMQ §6: the server's "ERR value is not an integer
                 // or out of range", before any write): at int64's top or not an integer; or
                 // one below the top, where one INCR works and the next refuses
-      static constexpr const char* seqs[] = {"9223372036854775807", "9223372036854775806", "x", "", "-0"};
+      // (2^63, past int64, refused; -5, a counter INCR takes, for the ADDs only: a FAIL that
+      // requeues on it would be an ordinary requeue)
+      static constexpr const char* seqs[] = {"9223372036854775807", "9223372036854775806", "x", "", "-0",
+                                             "9223372036854775808", "-5"};
       const std::string value = seqs[prng.between(0, static_cast<std::int64_t>(std::size(seqs)) - 1)];
-      if (prng.chance(500)) {  // ADD; c's row deleted between, so the second ADD would add
+      if (value == "-5" || prng.chance(500)) {  // ADD; c's row deleted between, so the second ADD would add
         return then({{"SET", seq, value}, {"EMQ.ADD", b, "c", "p"}, {"DEL", row}, {"EMQ.ADD", b, "c", "p"}});
       }
-      // FAIL requeues under a live lease with failures below the budget: it INCRs seq too
-      return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3"},
+      // FAIL requeues under a live lease with failures below the budget: it INCRs seq too (or,
+      // with a budget of 1, dead-letters without reading seq)
+      return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures",
+                    prng.chance(500) ? "1" : "3"},
                    {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "c"},
                    {"SET", seq, value},
                    {"EMQ.FAIL", b, "c", "1", "r"},

@@ -51,6 +51,9 @@ std::vector<std::string> draw_fleet_call(Prng& prng, const OddTarget& target);
 // removes, EMQ §7), a row that says active while its id is not in active, a stamp that is
 // the run_id in upper case, more than 100 jobs for one CLAIM or one sweep, or a queue name,
 // job id and payload far longer than the fleet's (on a queue of their own). The calls in order;
+// a call {"@DENY", key} is not a command but the runner's ACL for the one call after it
+// (the caller may not write `key`); when a call is refused, the setup ends with its last
+// call if that is a DEL (the rows it made are removed either way);
 // the first clears the queue's keys, so every setup starts from nothing and the queue
 // stays sound (each id in the one set its state names).
 // Without these the fleet never meets a corrupt row or a wrong type, and a core that

@@ -709,7 +709,8 @@ std::vector<std::string> Runner::keys_written(const std::string& queue, const st
   } else if (verb == "EMQ.EXTEND") {
     keys = {key("active"), key("job:") + call[2]};
   } else if (verb == "EMQ.EXTENDS") {
-    keys = {key("active"), key("job:") + call[3]};
+    keys = {key("active")};
+    for (std::size_t i = 3; i + 1 < call.size(); i += 2) keys.push_back(key("job:") + call[i]);
   } else if (verb == "EMQ.COMPLETE") {
     keys = {key("active"), key("done"), key("job:") + call[2]};
   } else if (verb == "EMQ.FAIL") {
@@ -753,19 +754,37 @@ void Runner::on_odd() {
     // a setup call refused (no module, a replica) or an ADD that added nothing ends it:
     // what follows would meet keys the setup did not make
     const auto calls = draw_odd_corruption(world_.prng(), t);
+    std::string deny;
     for (const auto& c : calls) {
+      if (c[0] == "@DENY") {  // the next call goes out under an ACL denying this key
+        deny = c[1];
+        continue;
+      }
+      if (!deny.empty()) world_.deny_writes(deny);
       argv_.clear();
       for (const std::string& arg : c) argv_.add(arg);
       const std::size_t ghosts = c[0] == "EMQ.CLAIM" ? ghosts_in_pending(c[1]) : 0;
       const bool ghost_id = c[0] == "EMQ.ADD" && id_in_a_set(c[1], c[2]);
       if ((c[0] == "EMQ.ADD" || c[0] == "EMQ.FAIL") && seq_at_top(c[1])) saw("add-or-fail-met-seq-at-top");
       const Reply& reply = call("x", argv_).reply;
+      if (!deny.empty()) {
+        world_.deny_writes("");
+        deny.clear();
+      }
       if (reply.kind() == Reply::Kind::array) {
         if (ghosts > 100) saw("claim-met-over-100-ghosts");
         if (ghosts > 1000) saw("claim-met-over-1000-ghosts");
       }
       if (ghost_id && reply.kind() == Reply::Kind::integer && reply.as_integer() == 1) saw("add-of-a-ghost-id");
-      if (reply.is_error() || (c[0] == "EMQ.ADD" && !(reply.kind() == Reply::Kind::integer && reply.as_integer() == 1))) break;
+      if (reply.is_error() || (c[0] == "EMQ.ADD" && !(reply.kind() == Reply::Kind::integer && reply.as_integer() == 1))) {
+        // the setup's closing DEL still goes out: every id it made stays in the set its state names
+        if (&c != &calls.back() && calls.back()[0] == "DEL" && c[0] != "@DENY") {
+          argv_.clear();
+          for (const std::string& arg : calls.back()) argv_.add(arg);
+          call("x", argv_);
+        }
+        break;
+      }
     }
     return;
   }
@@ -797,6 +816,21 @@ void Runner::on_odd() {
                                                        {"EMQ.COMPLETE", t.queue, t.id, token, "ok"},
                                                        {"EMQ.FAIL", t.queue, t.id, token, "r"}};
       fleet_call = lease_calls[world_.prng().between(0, 3)];
+      if (fleet_call[0] == "EMQ.EXTENDS") {
+        // every other lease of the queue too, as a worker holding several sends it
+        bool wrong_type = false;
+        const QueueKeys qk(t.queue);
+        if (const Keyspace::Zset* act = world_.data().zset_at(qk.active(), wrong_type)) {
+          for (const auto& [score, member] : act->order) {
+            if (member == t.id) continue;
+            const Keyspace::Hash* r = world_.data().hash_at(qk.row(member), wrong_type);
+            const std::string* a = r ? Keyspace::hash_field(*r, "attempts") : nullptr;
+            if (!a) continue;
+            fleet_call.push_back(member);
+            fleet_call.push_back(*a);
+          }
+        }
+      }
     } else if (world_.prng().chance(333) && expired_lease_in(t.queue)) {
       // a sweep that will judge an expired lease, so a row it writes may be the one denied
       fleet_call = {"EMQ.STALLED.CHECK", t.queue, std::to_string(t.max_stalled)};

@@ -42,13 +42,13 @@ std::string malformed_run_id(std::string id) {
                      [](char c) { return c >= 'a' && c <= 'f' ? static_cast<char>(c - 32) : c; });
       break;
     case 1: {
-      static constexpr std::string_view outside = "gz-G :";
+      static constexpr std::string_view outside{"gz-G :\0", 7};
       id[at] = outside[pick % outside.size()];
       break;
     }
     case 2: id.erase(at, 1); break;
     case 3: id.insert(at, 1, id[at]); break;
-    default: id.push_back('\n'); break;
+    default: id += pick % 2 ? "\r" : (pick % 4 == 0 ? "\n" : "\r\n"); break;
   }
   return id;
 }
