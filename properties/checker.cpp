@@ -670,7 +670,7 @@ void Checker::check_epoch_load(const World& world) {
   const std::string& run_id = world.run_ids().back();
   const std::string_view epoch_call[] = {"EMQ.EPOCH"};
   const Reply answer = world.probe(epoch_call);
-  if (model::run_id_shape_ok(run_id)) {
+  if (model::run_id_shape_ok(run_id) && !world.reload_refused()) {
     if (!world.module_loaded() || answer != Reply::bulk(run_id)) {
       fail("epoch.load", world, "incarnation " + std::to_string(world.incarnation()) +
                                     " read run_id " + run_id + " but EMQ.EPOCH answered " +
@@ -678,7 +678,9 @@ void Checker::check_epoch_load(const World& world) {
     }
   } else if (!answer.is_error() || answer.text().rfind("ERR unknown command", 0) != 0) {
     fail("epoch.load", world, "incarnation " + std::to_string(world.incarnation()) +
-                                  " read a bad run_id " + sim::quote_bytes(run_id) +
+                                  (world.reload_refused() ? " reloaded on a failed or malformed run_id read (process run_id "
+                                                          : " read a bad run_id (") +
+                                  sim::quote_bytes(run_id) + ")" +
                                   " yet serves EMQ verbs: EMQ.EPOCH answered " + debug_string(answer));
   }
 }

@@ -135,6 +135,15 @@ bool add_steps(const Json& line, std::vector<scn::Step>& steps, std::vector<std:
       steps.push_back({at_ms, 0, scn::Failover{}});
     }
   } else if (fault == "reload") {
+    // a reload whose run_id read failed or was malformed (an epoch fault it met): the
+    // step arms the same read right before it
+    if (line.value("read_faulted", false)) {
+      if (line.contains("read") && line["read"].is_string()) {
+        steps.push_back({at_ms, 0, scn::EpochFault{scn::EpochFault::Kind::malformed, bytes_of(line["read"])}});
+      } else {
+        steps.push_back({at_ms, 0, scn::EpochFault{scn::EpochFault::Kind::fail}});
+      }
+    }
     steps.push_back({at_ms, 0, scn::Reload{}});
   } else if (fault == "replica" || fault == "primary") {
     steps.push_back({at_ms, 0, scn::ReplicaRole{fault == "replica"}});

@@ -140,8 +140,17 @@ std::vector<Call> long_names(Prng& prng, const OddTarget& t) {
   for (std::size_t i = 0; i < payload.size(); i += 997) payload[i] = static_cast<char>(i % 251);  // a NUL among them
   const std::string prefix = "emq:{" + q + "}:";
   const std::string lease = std::to_string(t.lease_ms);
+  if (prng.chance(500)) {
+    // the long row key denied: NOPERM EMQ names it whole, however long (EMQ §6)
+    return {{"DEL", prefix + "pending", prefix + "active", prefix + "done", prefix + "dead", prefix + "seq"},
+            {"@DENY", prefix + "job:" + id},
+            {"EMQ.ADD", q, id, payload},
+            {"DEL", prefix + "job:" + id}};
+  }
+  // half the time a budget of 1, so its FAIL dead-letters into the long queue's dead set
+  const std::string budget = prng.chance(500) ? "1" : "3";
   return {{"DEL", prefix + "pending", prefix + "active", prefix + "done", prefix + "dead", prefix + "seq"},
-          {"EMQ.ADD", q, id, payload},
+          {"EMQ.ADD", q, id, payload, "MAXFAILURES", budget},
           {"EMQ.CLAIM", q, lease, "COUNT", "2"},
           pick(prng, {{"EMQ.EXTEND", q, id, "1", lease}, {"EMQ.EXTENDS", q, lease, id, "1"},
                       {"EMQ.COMPLETE", q, id, "1", payload}, {"EMQ.FAIL", q, id, "1", payload}}),
@@ -246,7 +255,8 @@ std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& t) {
     default:  // wrong arity
       return pick(prng, {{"EMQ.STATS"}, {"EMQ.STATS", q, "x"}, {"EMQ.JOB", q}, {"EMQ.EPOCH", "x"}, {"EMQ.CLAIM", q},
                          {"EMQ.EXTEND", q, id, ahead}, {"EMQ.STALLED.CHECK", q}, {"EMQ.ADD", q, id, "p", "MAXFAILURES"},
-                         {"EMQ.EXTEND", q, id, ahead, lease, "x"}, {"EMQ.JOB", q, id, "x"}});
+                         {"EMQ.EXTEND", q, id, ahead, lease, "x"}, {"EMQ.JOB", q, id, "x"},
+                         {"EMQ.EXTENDS", q, lease}});
   }
 }
 
@@ -412,6 +422,57 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
                                  {"EMQ.COMPLETE", b, "c", "1", "r"}, {"EMQ.FAIL", b, "c", "1", "r"}}),
                      {"DEL", row}});
       }
+      if (shape >= 250 && shape < 450) {
+        // Rows EMQ §1 allows but no fleet writes: a row saying active whose id sits in
+        // pending (CLAIM claims it: only a row that is not a hash is a ghost); a lease whose
+        // row has no attempts or a non-canonical one ("01", "+1": never live, EMQ §3/§6);
+        // a budget of 0, failures at or past it (FAIL dead-letters).
+        const std::int64_t kind = prng.between(0, 3);
+        if (kind == 0) {
+          // c (a ghost to the checker since the setup's first DEL, so its row may disagree
+          // with its set), its token drawn so that no two claims grant c the same one
+          return then({{"HSET", row, "state", "active", "payload", "p", "attempts",
+                        std::to_string(prng.between(1, 999999999)), "failures", "0", "max_failures", "3",
+                        "lease_epoch", t.run_id},
+                       {"ZADD", pending, "1", "c"},
+                       {"EMQ.CLAIM", b, lease, "COUNT", "2"},
+                       {"DEL", row}});
+        }
+        if (kind == 1) {
+          static constexpr const char* odd_tokens[] = {"", "01", "+1", "001"};  // "": no attempts field
+          const std::string held = odd_tokens[prng.between(0, 3)];
+          Call hset{"HSET", row, "state", "active", "payload", "p", "failures", "0", "max_failures", "3",
+                    "lease_epoch", t.run_id};
+          if (!held.empty()) {
+            hset.push_back("attempts");
+            hset.push_back(held);
+          }
+          const std::string live_score = std::to_string(t.server_ms + t.lease_ms);
+          if (prng.chance(500)) {
+            // beside a sound live lease of its own id in one EXTENDS: [1 0], the live one
+            // extended (a dead pair is no error while another pair is live)
+            const std::string x = "x" + std::to_string(prng.between(0, 999999999));
+            return then({hset,
+                         {"HSET", row_of(x), "state", "active", "payload", "p", "attempts", "1", "failures", "0",
+                          "max_failures", "3", "lease_epoch", t.run_id},
+                         {"ZADD", active, live_score, "c", live_score, x},
+                         {"EMQ.EXTENDS", b, lease, x, "1", "c", "1"},
+                         {"DEL", row, row_of(x)}});
+          }
+          return then({hset,
+                       {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "c"},
+                       pick(prng, {{"EMQ.EXTEND", b, "c", "1", lease}, {"EMQ.EXTENDS", b, lease, "c", "1"},
+                                   {"EMQ.COMPLETE", b, "c", "1", "r"}, {"EMQ.FAIL", b, "c", "1", "r"}}),
+                       {"DEL", row}});
+        }
+        // a budget of 0 (sound: a non-negative integer), with no failure yet or two already
+        // (past it); a row over a budget of 1 or more would break queue.budget by itself
+        return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", kind == 2 ? "0" : "2",
+                      "max_failures", "0", "lease_epoch", t.run_id},
+                     {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "c"},
+                     {"EMQ.FAIL", b, "c", "1", "r"},
+                     {"DEL", row}});
+      }
       const bool not_active = shape < 250;
       return then({{"HSET", row, "state", not_active ? "pending" : "active", "payload", "p", "attempts", "1", "failures",
                     failures ? bad : "0", "max_failures", failures ? "3" : bad},
@@ -499,7 +560,22 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
           zadd.push_back(std::to_string(i + 1));
           zadd.push_back(id);
         }
-        return then({del, zadd, {"EMQ.CLAIM", b, lease, "COUNT", "2"}});
+        // COUNT drawn so that the batch the core reads (COUNT + 8 ids, or whatever a core
+        // chooses) need not end exactly at the 1000th ghost: COUNT 2 alone let a bound
+        // checked only between batches pass. One time in two a sound pending row lies behind
+        // the ghosts: past the bound, so not claimed (EMQ §7: the CLAIM then answers what it
+        // claimed so far), which a bound that caps only removals claims.
+        const std::int64_t shape = prng.between(0, 3);
+        const Call claim = shape == 0 ? Call{"EMQ.CLAIM", b, lease}
+                                      : Call{"EMQ.CLAIM", b, lease, "COUNT", shape == 1 ? "1" : shape == 2 ? "2" : "7"};
+        if (prng.chance(500)) {
+          const std::string id = "b" + std::to_string(prng.between(0, 999999999));
+          return then({del, zadd,
+                       {"HSET", row_of(id), "state", "pending", "payload", "p", "attempts", "0", "failures", "0",
+                        "max_failures", "3"},
+                       {"ZADD", pending, "1002", id}, claim, {"DEL", row_of(id)}});
+        }
+        return then({del, zadd, claim});
       }
       Call del{"DEL"};
       for (int i = 0; i < 101; ++i) {
@@ -507,7 +583,10 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
         calls.push_back({"EMQ.ADD", b, id, "p"});
         del.push_back(row_of(id));
       }
-      return then({del, {"EMQ.CLAIM", b, lease, "COUNT", "2"}});
+      // one time in four with a lease whose deadline passes 2^53-1 (EMQ §3): refused whole,
+      // the ghosts left in pending, though no lease would be granted
+      const std::string ghost_lease = prng.chance(250) ? std::to_string(score_max - t.server_ms + 1) : lease;
+      return then({del, {"EMQ.CLAIM", b, ghost_lease, "COUNT", "2"}});
     }
     case 5: {  // a set key holds a hash: every verb that reads it refuses (ADD reads
                 // pending, not active: with only active wrong it would add, and the
@@ -548,7 +627,7 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
       return then({{"HSET", in_pending ? pending : active, "f", "v"},
                    pick(prng, {in_pending ? Call{"EMQ.ADD", b, "c", "p"} : Call{"EMQ.COMPLETE", b, "c", "1"},
                                {"EMQ.CLAIM", b, lease}, {"EMQ.STATS", b}, {"EMQ.STALLED.CHECK", b, "1"},
-                               {"EMQ.EXTEND", b, "c", "1", lease}})});
+                               {"EMQ.EXTEND", b, "c", "1", lease}, {"EMQ.EXTENDS", b, lease, "c", "1"}})});
     }
     case 6: return many_jobs(prng, t, b);
     case 7: return long_names(prng, t);

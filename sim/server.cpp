@@ -37,6 +37,12 @@ void SimServer::reload() {
   (void)incarnation_.epoch.load(incarnation_.run_id);  // a valid run_id: it loaded before
 }
 
+bool SimServer::reload(const Outcome<std::string>& read) {
+  if (!incarnation_.module_loaded) return false;
+  if (!incarnation_.epoch.load(read).ok()) incarnation_.module_loaded = false;
+  return incarnation_.module_loaded;
+}
+
 namespace {
 // Whether `s` holds a byte below 14, which NUL, LF and CR are: whole words at a time (a
 // word has one when (w - 0x0e..0e) & ~w & 0x80..80 is nonzero), the last bytes as one more

@@ -35,7 +35,7 @@ std::string malformed_run_id(std::string id) {
   };
   const std::size_t at = (digit(0) * 16 + digit(1)) % id.size();
   const std::size_t pick = digit(2);
-  switch ((digit(3) * 16 + digit(4)) % 5) {
+  switch ((digit(3) * 16 + digit(4)) % 6) {
     case 0:
       id[at] = 'a';  // at least one letter to raise
       std::transform(id.begin(), id.end(), id.begin(),
@@ -48,7 +48,8 @@ std::string malformed_run_id(std::string id) {
     }
     case 2: id.erase(at, 1); break;
     case 3: id.insert(at, 1, id[at]); break;
-    default: id += pick % 2 ? "\r" : (pick % 4 == 0 ? "\n" : "\r\n"); break;
+    case 4: id += pick % 2 ? "\r" : (pick % 4 == 0 ? "\n" : "\r\n"); break;
+    default: id.clear(); break;  // an empty read (EMQ §2's test vector "")
   }
   return id;
 }
@@ -96,6 +97,7 @@ void World::start_process(std::string_view why, std::int64_t survived_calls,
   const bool given = epoch_fault_ == EpochFault::given;
   epoch_fault_ = EpochFault::none;
   kept_calls_ = survived_calls;
+  reload_refused_ = false;
   const Incarnation& inc = server_.start(read);
   run_ids_.push_back(inc.run_id);
 
@@ -291,9 +293,35 @@ void World::failover() {
 }
 
 void World::reload() {
-  server_.reload();
+  // An epoch fault armed for the next start meets this reload first: the second load's
+  // run_id read fails or is malformed, and the load is refused (EMQ §2), though the
+  // process and its run_id stay.
+  const bool faulted = (epoch_fault_ == EpochFault::fail || epoch_fault_ == EpochFault::malformed) &&
+                       module_loaded() && run_id_shape_ok(run_ids_.back());
+  std::optional<std::string> bad_read;  // the bytes a malformed read returned
+  if (faulted) {
+    if (epoch_fault_ == EpochFault::malformed) {
+      bad_read = given_malformed_.empty() ? malformed_run_id(run_ids_.back()) : given_malformed_;
+    }
+    Outcome<std::string> read = epoch_fault_ == EpochFault::fail
+                                    ? Outcome<std::string>(Reply::error("ERR EMQ host call failed"))
+                                    : Outcome<std::string>(*bad_read);
+    epoch_fault_ = EpochFault::none;
+    given_malformed_.clear();
+    (void)server_.reload(read);
+    reload_refused_ = true;  // what EMQ §2 asks of the load; the checker judges the server
+  } else {
+    server_.reload();
+  }
   std::string fields = "\"run_id\":";
   append_json_string(fields, run_ids_.back());
+  if (faulted) {
+    fields += std::string(",\"read_faulted\":true,\"module\":") + (module_loaded() ? "true" : "false");
+    if (bad_read) {
+      fields += ",\"read\":";
+      append_json_string(fields, *bad_read);
+    }
+  }
   history_.fault(stamp(), "reload", fields);
   if (observer_) observer_->after_reload(*this);
 }

@@ -166,6 +166,9 @@ class World {
   const std::vector<std::string>& run_ids() const { return run_ids_; }  // [incarnation]
   int incarnation() const { return server_.incarnation().number; }
   bool module_loaded() const { return server_.incarnation().module_loaded; }
+  // The current process's last reload met an armed epoch fault: its run_id read failed or
+  // was malformed, so its load must have been refused (EMQ §2).
+  bool reload_refused() const { return reload_refused_; }
   std::int64_t calls() const { return calls_; }
   // How many calls (1..n of the stream) the current process's dataset holds: all of them
   // but those the last restart or failover lost.
@@ -208,6 +211,7 @@ class World {
   mutable SimServer server_;
   std::vector<std::string> run_ids_{""};  // index 0 unused: incarnations count from 1
   EpochFault epoch_fault_ = EpochFault::none;
+  bool reload_refused_ = false;
   std::string given_run_id_;  // EpochFault::given
   std::string given_malformed_;  // EpochFault::malformed, when a scenario gave the text
   std::vector<std::string> lost_for_;  // actors whose next reply is lost

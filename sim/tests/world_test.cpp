@@ -256,9 +256,17 @@ TEST(World, malformed_run_ids_come_in_every_shape_and_each_refuses_the_load) {
     const bool outside = std::any_of(id.begin(), id.end(), [](char c) {
       return !((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F') || c == '\n');
     });
-    shapes.insert(id.ends_with('\n') ? "newline" : upper ? "upper" : outside ? "outside" : std::to_string(id.size()));
+    const bool nul = id.find('\0') != std::string::npos;
+    shapes.insert(id.empty()               ? "empty"
+                  : id.ends_with("\r\n")   ? "crlf"
+                  : id.ends_with('\n')     ? "newline"
+                  : id.ends_with('\r')     ? "cr"
+                  : nul                    ? "nul"
+                  : upper                  ? "upper"
+                  : outside                ? "outside"
+                                           : std::to_string(id.size()));
   }
-  EXPECT_EQ(shapes, (std::set<std::string>{"39", "41", "newline", "outside", "upper"}));
+  EXPECT_EQ(shapes, (std::set<std::string>{"39", "41", "cr", "crlf", "empty", "newline", "nul", "outside", "upper"}));
 }
 
 // A scenario's `epoch malformed "TEXT"`: the start reads those bytes, and the PRNG draws as
