@@ -748,9 +748,9 @@ void Runner::on_odd() {
     t.active = state && *state == "active";
     t.exists = true;
   }
-  // one odd call in twenty sets up a corrupt row, a key of the wrong type or a pending
+  // one odd call in ten sets up a corrupt row, a key of the wrong type or a pending
   // list of ghosts on a queue of its own (a setup costs up to a hundred calls: rarer)
-  if (world_.prng().chance(50)) {
+  if (world_.prng().chance(100)) {
     // a setup call refused (no module, a replica) or an ADD that added nothing ends it:
     // what follows would meet keys the setup did not make
     const auto calls = draw_odd_corruption(world_.prng(), t);
