@@ -110,6 +110,21 @@ TEST(Epoch, load_refuses_malformed_value) {
   }
 }
 
+// A refused load leaves nothing behind: the next good load takes its own value. And a
+// second load whose read fails or is malformed refuses, though a value is cached (the
+// module's reload then fails: EMQ §2, anything but a good read refuses the load).
+TEST(Epoch, a_refused_load_caches_nothing_and_a_refused_reload_still_refuses) {
+  for (const auto& bad : kBadRunIds) {
+    Epoch epoch;
+    ASSERT_FALSE(epoch.load(bad).ok()) << bad;
+    ASSERT_TRUE(epoch.load(std::string(NOW)).ok()) << bad;
+    ASSERT_TRUE(epoch.current().ok());
+    EXPECT_EQ(epoch.current().value(), NOW) << bad;
+    EXPECT_FALSE(epoch.load(bad).ok()) << "a second load on " << bad;
+    EXPECT_FALSE(epoch.load(Outcome<std::string>(Err("ERR INFO server unavailable"))).ok());
+  }
+}
+
 TEST(Epoch, second_load_keeps_first_value) {
   Epoch epoch;
   ASSERT_TRUE(epoch.load(std::string(NOW)).ok());
