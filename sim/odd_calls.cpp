@@ -59,8 +59,9 @@ std::string name_bytes(Prng& prng, std::size_t n) {
 // CLAIM with a COUNT above 100 (EMQ §4: up to COUNT, at most 1000), or a sweep without
 // LIMIT (its default, 1000) of their expired leases, stamped by this process, by none or by
 // the run_id in upper case; one sweep in eight over 1001-1010 of them with a LIMIT above
-// 1000 (10000, or all of them), which a LIMIT capped at its default would cut. The fleet never holds more than a few dozen jobs in one place;
-// without this a COUNT or default LIMIT capped at 100 passes. Their rows and set entries
+// 1000 (10000, or all of them), which a LIMIT capped at its default would cut. The fleet
+// never holds more than a few dozen jobs in one place; without this a COUNT or default
+// LIMIT capped at 100 passes. Their rows and set entries
 // are written by one script (fill_script), where a hundred ADDs would cost a hundred
 // checked calls and a hundred HSETs a history the minimizer cannot cut below a hundred
 // steps. The rows deleted at the end (ghosts); their ids new each time (the checker's fence
@@ -80,8 +81,8 @@ end
 return #KEYS - 1)lua";
 
 std::vector<Call> many_jobs(Prng& prng, const OddTarget& t, const std::string& b) {
-  const std::string prefix = "emq:{" + b + "}:";
-  const std::string pending = prefix + "pending", active = prefix + "active";
+  const SpecKeys k(b);
+  const std::string pending = k.key("pending"), active = k.key("active");
   int n = static_cast<int>(prng.chance(125) ? prng.between(257, 300) : prng.between(101, 130));
   const std::string base = "k" + std::to_string(prng.between(0, 999999999)) + "-";
   const bool sweep = prng.chance(500);
@@ -93,14 +94,14 @@ std::vector<Call> many_jobs(Prng& prng, const OddTarget& t, const std::string& b
   Call args{sweep ? "active" : "pending"}, del{"DEL"};
   for (int i = 0; i < n; ++i) {
     const std::string id = base + std::to_string(i);
-    fill.push_back(prefix + "job:" + id);
-    del.push_back(prefix + "job:" + id);
+    fill.push_back(k.row(id));
+    del.push_back(k.row(id));
     args.push_back(id);
     args.push_back(std::to_string(sweep ? i - n : i + 1));  // expired: below any server time
     args.push_back(i % 3 == 0 ? t.run_id : i % 3 == 1 ? upper : std::string());
   }
   fill.insert(fill.end(), args.begin(), args.end());
-  std::vector<Call> calls{{"DEL", pending, active, prefix + "done", prefix + "dead", prefix + "seq"}, fill};
+  std::vector<Call> calls{k.clear(), fill};
   if (sweep) {
     if (over_1000) {
       calls.push_back({"EMQ.STALLED.CHECK", b, "5", "LIMIT", prng.chance(500) ? "10000" : std::to_string(n)});
@@ -138,25 +139,22 @@ std::vector<Call> long_names(Prng& prng, const OddTarget& t) {
   const std::int64_t size = prng.chance(200) ? prng.between(4098, 70000) : sizes[prng.between(0, 3)];
   std::string payload(static_cast<std::size_t>(size), 'p');
   for (std::size_t i = 0; i < payload.size(); i += 997) payload[i] = static_cast<char>(i % 251);  // a NUL among them
-  const std::string prefix = "emq:{" + q + "}:";
+  const SpecKeys k(q);
   const std::string lease = std::to_string(t.lease_ms);
   if (prng.chance(500)) {
     // the long row key denied: NOPERM EMQ names it whole, however long (EMQ §6)
-    return {{"DEL", prefix + "pending", prefix + "active", prefix + "done", prefix + "dead", prefix + "seq"},
-            {"@DENY", prefix + "job:" + id},
-            {"EMQ.ADD", q, id, payload},
-            {"DEL", prefix + "job:" + id}};
+    return {k.clear(), {"@DENY", k.row(id)}, {"EMQ.ADD", q, id, payload}, {"DEL", k.row(id)}};
   }
   // half the time a budget of 1, so its FAIL dead-letters into the long queue's dead set
   const std::string budget = prng.chance(500) ? "1" : "3";
-  return {{"DEL", prefix + "pending", prefix + "active", prefix + "done", prefix + "dead", prefix + "seq"},
+  return {k.clear(),
           {"EMQ.ADD", q, id, payload, "MAXFAILURES", budget},
           {"EMQ.CLAIM", q, lease, "COUNT", "2"},
           pick(prng, {{"EMQ.EXTEND", q, id, "1", lease}, {"EMQ.EXTENDS", q, lease, id, "1"},
                       {"EMQ.COMPLETE", q, id, "1", payload}, {"EMQ.FAIL", q, id, "1", payload}}),
           {"EMQ.JOB", q, id},
           {"EMQ.STATS", q},
-          {"DEL", prefix + "job:" + id}};
+          {"DEL", k.row(id)}};
 }
 
 // EXTENDS with `pairs` pairs of the target's id and a token ahead of its row (never live).
@@ -283,9 +281,8 @@ std::vector<std::string> draw_fleet_call(Prng& prng, const OddTarget& t) {
 // of its rows.
 std::vector<Call> two_id_setups(Prng& prng, const OddTarget& t, const std::string& b, std::vector<Call> calls,
                                 const std::string& bad) {
-  const std::string prefix = "emq:{" + b + "}:";
-  auto row_of = [&](std::string_view id) { return prefix + "job:" + std::string(id); };
-  const std::string pending = prefix + "pending", active = prefix + "active";
+  const SpecKeys k(b);
+  const std::string pending = k.key("pending"), active = k.key("active");
   const std::string lease = std::to_string(t.lease_ms);
   auto then = [&](std::initializer_list<Call> more) {
     for (const Call& c : more) calls.push_back(c);
@@ -295,71 +292,68 @@ std::vector<Call> two_id_setups(Prng& prng, const OddTarget& t, const std::strin
   const std::string y = "y" + std::to_string(prng.between(0, 999999999));
   const std::string live_score = std::to_string(t.server_ms + t.lease_ms);
   auto live_row = [&](const std::string& id) {
-    return Call{"HSET", row_of(id), "state", "active", "payload", "p", "attempts", "1", "failures", "0",
+    return Call{"HSET", k.row(id), "state", "active", "payload", "p", "attempts", "1", "failures", "0",
                 "max_failures", "3", "lease_epoch", t.run_id};
   };
   switch (prng.between(0, 9)) {
     case 0:  // CLAIM without COUNT of two pending jobs
       return then({{"EMQ.ADD", b, x, "p"}, {"EMQ.ADD", b, y, "p"}, {"EMQ.CLAIM", b, lease},
-                   {"DEL", row_of(x), row_of(y)}});
+                   {"DEL", k.row(x), k.row(y)}});
     case 1:  // a corrupt row behind a sound one
-      return then({{"HSET", row_of(x), "state", "pending", "payload", "p", "attempts", "0", "failures", "0",
+      return then({{"HSET", k.row(x), "state", "pending", "payload", "p", "attempts", "0", "failures", "0",
                     "max_failures", "3"},
                    {"ZADD", pending, "1", x},
-                   {"HSET", row_of(y), "state", "pending", "payload", "p", "attempts", bad, "failures", "0",
+                   {"HSET", k.row(y), "state", "pending", "payload", "p", "attempts", bad, "failures", "0",
                     "max_failures", "3"},
                    {"ZADD", pending, "2", y},
                    {"EMQ.CLAIM", b, lease, "COUNT", "2"},
-                   {"DEL", row_of(x), row_of(y)}});
+                   {"DEL", k.row(x), k.row(y)}});
     case 2:  // a row without payload claimed
-      return then({{"HSET", row_of(x), "state", "pending", "attempts", "0", "failures", "0", "max_failures", "3"},
+      return then({{"HSET", k.row(x), "state", "pending", "attempts", "0", "failures", "0", "max_failures", "3"},
                    {"ZADD", pending, "1", x},
                    {"EMQ.CLAIM", b, lease, "COUNT", "2"},
-                   {"DEL", row_of(x)}});
+                   {"DEL", k.row(x)}});
     case 3:  // a row without payload or attempts claimed
-      return then({{"HSET", row_of(x), "state", "pending", "failures", "0", "max_failures", "3"},
+      return then({{"HSET", k.row(x), "state", "pending", "failures", "0", "max_failures", "3"},
                    {"ZADD", pending, "1", x},
                    {"EMQ.CLAIM", b, lease, "COUNT", "2"},
-                   {"DEL", row_of(x)}});
+                   {"DEL", k.row(x)}});
     case 4:  // a CLAIM that meets only a ghost, under an ACL denying pending
-      return then({{"EMQ.ADD", b, x, "p"}, {"DEL", row_of(x)}, {"@DENY", pending},
+      return then({{"EMQ.ADD", b, x, "p"}, {"DEL", k.row(x)}, {"@DENY", pending},
                    {"EMQ.CLAIM", b, lease, "COUNT", "2"}});
     case 5:  // two live leases extended together, under an ACL denying the second row
       return then({live_row(x), live_row(y), {"ZADD", active, live_score, x, live_score, y},
-                   {"@DENY", row_of(y)}, {"EMQ.EXTENDS", b, lease, x, "1", y, "1"},
-                   {"DEL", row_of(x), row_of(y)}});
+                   {"@DENY", k.row(y)}, {"EMQ.EXTENDS", b, lease, x, "1", y, "1"},
+                   {"DEL", k.row(x), k.row(y)}});
     case 6:  // an ADD of an existing id under an ACL denying its row
-      return then({{"EMQ.ADD", b, x, "p"}, {"@DENY", row_of(x)}, {"EMQ.ADD", b, x, "p"}, {"DEL", row_of(x)}});
+      return then({{"EMQ.ADD", b, x, "p"}, {"@DENY", k.row(x)}, {"EMQ.ADD", b, x, "p"}, {"DEL", k.row(x)}});
     case 7:  // an ADD with a budget far above the fleet's
       return then({{"EMQ.ADD", b, x, "p", "MAXFAILURES", std::to_string(prng.between(1001, 1000000))},
-                   {"DEL", row_of(x)}});
+                   {"DEL", k.row(x)}});
     case 8:  // a row with a field outside EMQ §1's table, read by JOB
-      return then({{"EMQ.ADD", b, x, "p"}, {"HSET", row_of(x), "note", "v"}, {"EMQ.JOB", b, x}, {"DEL", row_of(x)}});
+      return then({{"EMQ.ADD", b, x, "p"}, {"HSET", k.row(x), "note", "v"}, {"EMQ.JOB", b, x}, {"DEL", k.row(x)}});
     default:  // a live lease extended with a lease of 2^31 ms or more, or past 2^53-1
       return then({live_row(x), {"ZADD", active, live_score, x},
                    pick(prng, {{"EMQ.EXTEND", b, x, "1", "2147483648"}, {"EMQ.EXTEND", b, x, "1", "9007199254740991"},
                                {"EMQ.EXTENDS", b, "9007199254740991", x, "1"}}),
-                   {"DEL", row_of(x)}});
+                   {"DEL", k.row(x)}});
   }
 }
 
 std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddTarget& t) {
   const std::string b = t.queue + "-bad";
-  // key names spelt here as EMQ §1 names them, not by the core's QueueKeys: a core that
-  // built them wrong would build the setup's keys wrong with it, and nothing would differ
-  const std::string prefix = "emq:{" + b + "}:";
-  auto row_of = [&](std::string_view id) { return prefix + "job:" + std::string(id); };
-  const std::string row = row_of("c");
+  const SpecKeys k(b);
+  const std::string row = k.row("c");
   const std::string lease = std::to_string(t.lease_ms);
-  const std::string pending = prefix + "pending", active = prefix + "active";
-  const std::string done = prefix + "done", dead = prefix + "dead";
+  const std::string pending = k.key("pending"), active = k.key("active");
+  const std::string done = k.key("done"), dead = k.key("dead");
   // not a non-negative integer, as the server could hold it (EMQ §6; "-0" is not one
   // either: the server writes no sign on 0)
   static constexpr const char* corrupt[] = {"-1", "x", "01", "", "-0", "9223372036854775807", "-9999999999999999999"};
   const std::string bad = corrupt[prng.between(0, static_cast<std::int64_t>(std::size(corrupt)) - 1)];
-  const std::string seq = prefix + "seq";
-  std::vector<std::vector<std::string>> calls{
-      {"DEL", pending, active, done, dead, seq, row}};
+  const std::string seq = k.key("seq");
+  std::vector<std::vector<std::string>> calls{k.clear()};
+  calls.front().push_back(row);
   auto then = [&](std::initializer_list<Call> more) {
     for (const Call& c : more) calls.push_back(c);
     return calls;
@@ -375,12 +369,12 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
                // of token 1 to one id for a reissued token)
       const bool absent = prng.chance(250);
       const std::string id = absent ? "a" + std::to_string(prng.between(0, 999999999)) : "c";
-      Call hset{"HSET", row_of(id), "state", "pending", "payload", "p", "failures", "0", "max_failures", "3"};
+      Call hset{"HSET", k.row(id), "state", "pending", "payload", "p", "failures", "0", "max_failures", "3"};
       if (!absent) {
         hset.push_back("attempts");
         hset.push_back(bad);
       }
-      return then({hset, {"ZADD", pending, "1", id}, {"EMQ.CLAIM", b, lease, "COUNT", "2"}, {"DEL", row_of(id)}});
+      return then({hset, {"ZADD", pending, "1", id}, {"EMQ.CLAIM", b, lease, "COUNT", "2"}, {"DEL", k.row(id)}});
     }
     case 1: {  // failures or max_failures corrupt under a live lease: FAIL refuses; or the
                // row says pending while the id sits in active with its token: not live (0)
@@ -392,12 +386,12 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
         const std::string id = "f" + std::to_string(prng.between(0, 999999999));
         const bool no_failures = prng.chance(500);
         calls.push_back({"EMQ.ADD", b, id, "p"});
-        calls.push_back({"HDEL", row_of(id), no_failures ? "failures" : "max_failures"});
+        calls.push_back({"HDEL", k.row(id), no_failures ? "failures" : "max_failures"});
         for (int i = 1; i <= (no_failures ? 1 : 3); ++i) {
           calls.push_back({"EMQ.CLAIM", b, lease, "COUNT", "1"});
           calls.push_back({"EMQ.FAIL", b, id, std::to_string(i), "r"});
         }
-        return then({{"DEL", row_of(id)}});
+        return then({{"DEL", k.row(id)}});
       }
       const bool failures = prng.chance(500);
       const std::int64_t shape = prng.between(0, 999);
@@ -453,11 +447,11 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
             // extended (a dead pair is no error while another pair is live)
             const std::string x = "x" + std::to_string(prng.between(0, 999999999));
             return then({hset,
-                         {"HSET", row_of(x), "state", "active", "payload", "p", "attempts", "1", "failures", "0",
+                         {"HSET", k.row(x), "state", "active", "payload", "p", "attempts", "1", "failures", "0",
                           "max_failures", "3", "lease_epoch", t.run_id},
                          {"ZADD", active, live_score, "c", live_score, x},
                          {"EMQ.EXTENDS", b, lease, x, "1", "c", "1"},
-                         {"DEL", row, row_of(x)}});
+                         {"DEL", row, k.row(x)}});
           }
           return then({hset,
                        {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "c"},
@@ -496,7 +490,7 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
                      {"DEL", row}});
       }
       if (prng.chance(250)) {  // a sound member first and LIMIT 1: c lies past the LIMIT
-        const std::string row0 = row_of("c0");
+        const std::string row0 = k.row("c0");
         return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3",
                       "lease_epoch", t.run_id, "stalled", bad},
                      {"HSET", row0, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3",
@@ -514,7 +508,7 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
     case 3: {  // job z added, its row deleted (a ghost, as the checker knows it) and its
                // key made a zset: JOB refuses, ADD finds the key taken, CLAIM and the sweep
                // take z for a ghost, the lease verbs find no live lease
-      const std::string zrow = row_of("z");
+      const std::string zrow = k.row("z");
       for (const Call& c : {Call{"DEL", zrow}, Call{"EMQ.ADD", b, "z", "p"}, Call{"DEL", zrow}, Call{"ZADD", zrow, "1", "m"}}) {
         calls.push_back(c);
       }
@@ -546,7 +540,7 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
         const Call add{"EMQ.ADD", b, id, "p"};
         calls.push_back(add);
         if (prng.chance(500)) calls.push_back({"EMQ.CLAIM", b, lease, "COUNT", "1"});
-        return then({{"DEL", row_of(id)}, add, {"DEL", row_of(id)}});
+        return then({{"DEL", k.row(id)}, add, {"DEL", k.row(id)}});
       }
       if (prng.chance(ghosts_1001_per_mille)) {
         // 1001 ghosts, one past the bound: the CLAIM removes the 1000 lowest and leaves
@@ -556,7 +550,7 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
         Call del{"DEL"}, zadd{"ZADD", pending};
         for (int i = 0; i < 1001; ++i) {
           const std::string id = "g" + std::to_string(i);
-          del.push_back(row_of(id));
+          del.push_back(k.row(id));
           zadd.push_back(std::to_string(i + 1));
           zadd.push_back(id);
         }
@@ -571,9 +565,9 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
         if (prng.chance(500)) {
           const std::string id = "b" + std::to_string(prng.between(0, 999999999));
           return then({del, zadd,
-                       {"HSET", row_of(id), "state", "pending", "payload", "p", "attempts", "0", "failures", "0",
+                       {"HSET", k.row(id), "state", "pending", "payload", "p", "attempts", "0", "failures", "0",
                         "max_failures", "3"},
-                       {"ZADD", pending, "1002", id}, claim, {"DEL", row_of(id)}});
+                       {"ZADD", pending, "1002", id}, claim, {"DEL", k.row(id)}});
         }
         return then({del, zadd, claim});
       }
@@ -581,7 +575,7 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
       for (int i = 0; i < 101; ++i) {
         const std::string id = "g" + std::to_string(i);
         calls.push_back({"EMQ.ADD", b, id, "p"});
-        del.push_back(row_of(id));
+        del.push_back(k.row(id));
       }
       // one time in four with a lease whose deadline passes 2^53-1 (EMQ §3): refused whole,
       // the ghosts left in pending, though no lease would be granted

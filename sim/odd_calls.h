@@ -15,11 +15,26 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/prng.h"
 
 namespace trafikey::sim {
+
+// A queue's key names spelt as EMQ §1 writes them ("emq:{q}:pending", "emq:{q}:job:<id>"),
+// not by the core's QueueKeys: the odd client's setups and its ACL step name keys through
+// this, so a core that built a name wrong does not build the setup's names wrong with it.
+struct SpecKeys {
+  explicit SpecKeys(std::string_view q) : prefix("emq:{" + std::string(q) + "}:") {}
+  std::string key(std::string_view suffix) const { return prefix + std::string(suffix); }
+  std::string row(std::string_view id) const { return prefix + "job:" + std::string(id); }
+  // DEL of the queue's five keys: a setup's first call, so it starts from nothing.
+  std::vector<std::string> clear() const {
+    return {"DEL", key("pending"), key("active"), key("done"), key("dead"), key("seq")};
+  }
+  std::string prefix;
+};
 
 // What an odd call is aimed at: one of the run's jobs, as the dataset holds it now.
 struct OddTarget {

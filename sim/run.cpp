@@ -240,6 +240,11 @@ class Runner {
   void on_sweep();
   void on_odd();
   bool expired_lease_in(const std::string& queue) const;
+  // EXTENDS of the target's lease and every other lease in its queue's active set, each
+  // with its row's attempts, as a worker holding several sends it.
+  std::vector<std::string> extends_of_every_lease(const OddTarget& t, const std::string& token) const;
+  // Sends `argv` as the odd client (actor x).
+  const Reply& send_odd(const std::vector<std::string>& argv);
   std::vector<std::string> keys_written(const std::string& queue, const std::vector<std::string>& call) const;
   // What a corruption setup's verb meets on queue q (read from the dataset): the pending
   // ids whose row is not a hash; whether seq is at int64's top, where INCR refuses.
@@ -681,15 +686,15 @@ bool Runner::id_in_a_set(std::string_view q, std::string_view id) const {
   return false;
 }
 
-// The keys a fleet call (draw_fleet_call) on `queue` may write, spelt as EMQ §1 names them (as the
-// corruption setups do), not by the core's QueueKeys: the queue's sets and seq as its verb
+// The keys a fleet call (draw_fleet_call) on `queue` may write, spelt as EMQ §1 names them
+// (SpecKeys, as the corruption setups do), not by the core's QueueKeys: the queue's sets and seq as its verb
 // writes them (EMQ §4), the rows of the ids it names, and for CLAIM and the sweep the rows
 // of the first members they would take (the two lowest in pending; the two longest
 // expired in active). Read from the dataset, never written; never empty.
 std::vector<std::string> Runner::keys_written(const std::string& queue, const std::vector<std::string>& call) const {
   const std::string_view verb = call[0];
-  const std::string prefix = "emq:{" + queue + "}:";
-  auto key = [&](std::string_view suffix) { return prefix + std::string(suffix); };
+  const SpecKeys k(queue);
+  auto key = [&](std::string_view suffix) { return k.key(suffix); };
   std::vector<std::string> keys;
   auto first_members = [&](std::string_view set) {
     bool wrong = false;
@@ -722,6 +727,29 @@ std::vector<std::string> Runner::keys_written(const std::string& queue, const st
     keys = {key("pending")};  // a read verb: writes nothing, whatever is denied
   }
   return keys;
+}
+
+std::vector<std::string> Runner::extends_of_every_lease(const OddTarget& t, const std::string& token) const {
+  std::vector<std::string> call{"EMQ.EXTENDS", t.queue, std::to_string(t.lease_ms), t.id, token};
+  bool wrong = false;
+  const QueueKeys keys(t.queue);
+  const Keyspace::Zset* active = world_.data().zset_at(keys.active(), wrong);
+  if (!active) return call;
+  for (const auto& [score, member] : active->order) {
+    if (member == t.id) continue;
+    const Keyspace::Hash* row = world_.data().hash_at(keys.row(member), wrong);
+    const std::string* attempts = row ? Keyspace::hash_field(*row, "attempts") : nullptr;
+    if (!attempts) continue;
+    call.push_back(member);
+    call.push_back(*attempts);
+  }
+  return call;
+}
+
+const Reply& Runner::send_odd(const std::vector<std::string>& argv) {
+  argv_.clear();
+  for (const std::string& arg : argv) argv_.add(arg);
+  return call("x", argv_).reply;
 }
 
 bool Runner::expired_lease_in(const std::string& queue) const {
@@ -761,12 +789,10 @@ void Runner::on_odd() {
         continue;
       }
       if (!deny.empty()) world_.deny_writes(deny);
-      argv_.clear();
-      for (const std::string& arg : c) argv_.add(arg);
       const std::size_t ghosts = c[0] == "EMQ.CLAIM" ? ghosts_in_pending(c[1]) : 0;
       const bool ghost_id = c[0] == "EMQ.ADD" && id_in_a_set(c[1], c[2]);
       if ((c[0] == "EMQ.ADD" || c[0] == "EMQ.FAIL") && seq_at_top(c[1])) saw("add-or-fail-met-seq-at-top");
-      const Reply& reply = call("x", argv_).reply;
+      const Reply& reply = send_odd(c);
       if (!deny.empty()) {
         world_.deny_writes("");
         deny.clear();
@@ -778,11 +804,7 @@ void Runner::on_odd() {
       if (ghost_id && reply.kind() == Reply::Kind::integer && reply.as_integer() == 1) saw("add-of-a-ghost-id");
       if (reply.is_error() || (c[0] == "EMQ.ADD" && !(reply.kind() == Reply::Kind::integer && reply.as_integer() == 1))) {
         // the setup's closing DEL still goes out: every id it made stays in the set its state names
-        if (&c != &calls.back() && calls.back()[0] == "DEL" && c[0] != "@DENY") {
-          argv_.clear();
-          for (const std::string& arg : calls.back()) argv_.add(arg);
-          call("x", argv_);
-        }
+        if (&c != &calls.back() && calls.back()[0] == "DEL") send_odd(calls.back());
         break;
       }
     }
@@ -793,9 +815,7 @@ void Runner::on_odd() {
   // writes nothing; the read verbs answer): the world never demotes a server otherwise
   if (world_.prng().chance(50)) {
     world_.set_replica(true);
-    argv_.clear();
-    for (const std::string& arg : draw_fleet_call(world_.prng(), t)) argv_.add(arg);
-    const Reply& reply = call("x", argv_).reply;
+    const Reply& reply = send_odd(draw_fleet_call(world_.prng(), t));
     if (reply.is_error() && reply.text().starts_with("READONLY EMQ")) saw("write-refused-on-a-replica");
     world_.set_replica(false);
     return;
@@ -807,39 +827,23 @@ void Runner::on_odd() {
   // tells. Half the time, when the target holds a lease, a lease verb (the writes of a
   // live lease's COMPLETE or FAIL are the ones the fleet's calls rarely meet denied).
   if (world_.prng().chance(100)) {
-    argv_.clear();
     std::vector<std::string> fleet_call = draw_fleet_call(world_.prng(), t);
     if (t.active && world_.prng().chance(500)) {
       const std::string token = std::to_string(t.attempts), lease = std::to_string(t.lease_ms);
-      const std::vector<std::string> lease_calls[] = {{"EMQ.EXTEND", t.queue, t.id, token, lease},
-                                                       {"EMQ.EXTENDS", t.queue, lease, t.id, token},
-                                                       {"EMQ.COMPLETE", t.queue, t.id, token, "ok"},
-                                                       {"EMQ.FAIL", t.queue, t.id, token, "r"}};
-      fleet_call = lease_calls[world_.prng().between(0, 3)];
-      if (fleet_call[0] == "EMQ.EXTENDS") {
-        // every other lease of the queue too, as a worker holding several sends it
-        bool wrong_type = false;
-        const QueueKeys qk(t.queue);
-        if (const Keyspace::Zset* act = world_.data().zset_at(qk.active(), wrong_type)) {
-          for (const auto& [score, member] : act->order) {
-            if (member == t.id) continue;
-            const Keyspace::Hash* r = world_.data().hash_at(qk.row(member), wrong_type);
-            const std::string* a = r ? Keyspace::hash_field(*r, "attempts") : nullptr;
-            if (!a) continue;
-            fleet_call.push_back(member);
-            fleet_call.push_back(*a);
-          }
-        }
+      switch (world_.prng().between(0, 3)) {
+        case 0: fleet_call = {"EMQ.EXTEND", t.queue, t.id, token, lease}; break;
+        case 1: fleet_call = extends_of_every_lease(t, token); break;
+        case 2: fleet_call = {"EMQ.COMPLETE", t.queue, t.id, token, "ok"}; break;
+        default: fleet_call = {"EMQ.FAIL", t.queue, t.id, token, "r"}; break;
       }
     } else if (world_.prng().chance(333) && expired_lease_in(t.queue)) {
       // a sweep that will judge an expired lease, so a row it writes may be the one denied
       fleet_call = {"EMQ.STALLED.CHECK", t.queue, std::to_string(t.max_stalled)};
     }
-    for (const std::string& arg : fleet_call) argv_.add(arg);
     const std::vector<std::string> keys = keys_written(t.queue, fleet_call);
     const std::string& denied = keys[static_cast<std::size_t>(world_.prng().between(0, static_cast<std::int64_t>(keys.size()) - 1))];
     world_.deny_writes(denied);
-    const Reply& reply = call("x", argv_).reply;
+    const Reply& reply = send_odd(fleet_call);
     if (reply.is_error() && reply.text().starts_with("NOPERM EMQ")) {
       saw("write-refused-by-acl");
       if (denied.find("}:job:") != std::string::npos) saw("write-refused-by-acl-on-a-row");
@@ -847,9 +851,7 @@ void Runner::on_odd() {
     world_.deny_writes("");
     return;
   }
-  argv_.clear();
-  for (const std::string& arg : draw_odd_call(world_.prng(), t)) argv_.add(arg);
-  call("x", argv_);
+  send_odd(draw_odd_call(world_.prng(), t));
 }
 
 void Runner::on_fault(const Fault& f) {

@@ -32,15 +32,9 @@ const Incarnation& SimServer::start(Outcome<std::string> run_id_read) {
   return incarnation_;
 }
 
-void SimServer::reload() {
+void SimServer::reload(const Outcome<std::string>& read) {
   if (!incarnation_.module_loaded) return;  // no module to load again
-  (void)incarnation_.epoch.load(incarnation_.run_id);  // a valid run_id: it loaded before
-}
-
-bool SimServer::reload(const Outcome<std::string>& read) {
-  if (!incarnation_.module_loaded) return false;
   if (!incarnation_.epoch.load(read).ok()) incarnation_.module_loaded = false;
-  return incarnation_.module_loaded;
 }
 
 namespace {

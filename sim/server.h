@@ -53,12 +53,11 @@ class SimServer final : public Host, private Writer {
   // The dataset reloaded inside this process (DEBUG RELOAD, or the module unloaded and
   // loaded again): the same process, so the same run_id; the module's load runs again on
   // it (EMQ §2: a second load in the same process keeps the first value). The dataset and
-  // the script cache stay as they are.
-  void reload();
-  // The same, when the load's run_id read is `read` (a failed or malformed read at the
-  // second load): the load is refused (EMQ §2: anything else refuses the load), so the
-  // process serves no EMQ verb until it is restarted. Answers whether the module is loaded.
-  bool reload(const Outcome<std::string>& read);
+  // the script cache stay as they are. The load's run_id read is `read`: the process's own
+  // run_id, or a failed or malformed read (an epoch fault), which refuses the load (EMQ §2),
+  // so the process serves no EMQ verb until it is restarted. Nothing happens when no module
+  // is loaded.
+  void reload(const Outcome<std::string>& read);
   void rebind(Keyspace& data) { data_ = &data; }
 
   void set_now_ms(std::int64_t now_ms) { now_ms_ = now_ms; }

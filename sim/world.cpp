@@ -24,7 +24,8 @@ namespace {
 
 // A run_id the module must refuse (EMQ §2: exactly 40 characters of 0-9a-f), made from a
 // well-formed one with one defect, drawn: upper-case hex (as no Valkey prints), one
-// character outside the alphabet, one character short, one too many, a trailing newline.
+// character outside the alphabet (a NUL among them), one character short, one too many, a
+// trailing CR, LF or CRLF, or nothing at all (an empty read).
 // One shape only let a check pass that missed all the others (a red-team core took
 // upper-case hex; another compared only the first 40 characters). The shape and where it
 // falls are read from the drawn run_id's own random digits, so the PRNG draws as it
@@ -86,13 +87,8 @@ void World::start_process(std::string_view why, std::int64_t survived_calls,
   switch (epoch_fault_) {
     case EpochFault::none: read = drawn; break;
     case EpochFault::given: read = given_run_id_; break;
-    case EpochFault::fail: read = Reply::error("ERR EMQ host call failed"); break;
-    case EpochFault::malformed: {
-      std::string bad = malformed_run_id(std::move(drawn));
-      read = given_malformed_.empty() ? std::move(bad) : std::move(given_malformed_);
-      given_malformed_.clear();
-      break;
-    }
+    case EpochFault::fail:
+    case EpochFault::malformed: read = faulted_read(std::move(drawn)); break;
   }
   const bool given = epoch_fault_ == EpochFault::given;
   epoch_fault_ = EpochFault::none;
@@ -292,34 +288,32 @@ void World::failover() {
   start_process("failover", survived, calls_ - survived);
 }
 
+Outcome<std::string> World::faulted_read(std::string run_id) {
+  if (epoch_fault_ == EpochFault::fail) return Outcome<std::string>(Reply::error("ERR EMQ host call failed"));
+  std::string bad = given_malformed_.empty() ? malformed_run_id(std::move(run_id)) : std::move(given_malformed_);
+  given_malformed_.clear();
+  return bad;
+}
+
 void World::reload() {
   // An epoch fault armed for the next start meets this reload first: the second load's
   // run_id read fails or is malformed, and the load is refused (EMQ §2), though the
   // process and its run_id stay.
   const bool faulted = (epoch_fault_ == EpochFault::fail || epoch_fault_ == EpochFault::malformed) &&
                        module_loaded() && run_id_shape_ok(run_ids_.back());
-  std::optional<std::string> bad_read;  // the bytes a malformed read returned
+  const Outcome<std::string> read = faulted ? faulted_read(run_ids_.back()) : Outcome<std::string>(run_ids_.back());
   if (faulted) {
-    if (epoch_fault_ == EpochFault::malformed) {
-      bad_read = given_malformed_.empty() ? malformed_run_id(run_ids_.back()) : given_malformed_;
-    }
-    Outcome<std::string> read = epoch_fault_ == EpochFault::fail
-                                    ? Outcome<std::string>(Reply::error("ERR EMQ host call failed"))
-                                    : Outcome<std::string>(*bad_read);
     epoch_fault_ = EpochFault::none;
-    given_malformed_.clear();
-    (void)server_.reload(read);
     reload_refused_ = true;  // what EMQ §2 asks of the load; the checker judges the server
-  } else {
-    server_.reload();
   }
+  server_.reload(read);
   std::string fields = "\"run_id\":";
   append_json_string(fields, run_ids_.back());
   if (faulted) {
     fields += std::string(",\"read_faulted\":true,\"module\":") + (module_loaded() ? "true" : "false");
-    if (bad_read) {
+    if (read.ok()) {  // the bytes a malformed read returned
       fields += ",\"read\":";
-      append_json_string(fields, *bad_read);
+      append_json_string(fields, read.value());
     }
   }
   history_.fault(stamp(), "reload", fields);

@@ -212,6 +212,9 @@ class World {
   std::vector<std::string> run_ids_{""};  // index 0 unused: incarnations count from 1
   EpochFault epoch_fault_ = EpochFault::none;
   bool reload_refused_ = false;
+  // The run_id read an armed fail or malformed epoch fault gives in place of `run_id`: an
+  // error, or `run_id` with one defect (or the scenario's given text). Leaves the fault armed.
+  Outcome<std::string> faulted_read(std::string run_id);
   std::string given_run_id_;  // EpochFault::given
   std::string given_malformed_;  // EpochFault::malformed, when a scenario gave the text
   std::vector<std::string> lost_for_;  // actors whose next reply is lost
