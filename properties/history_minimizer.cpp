@@ -131,8 +131,9 @@ class Minimizer {
             const MinimizeOptions& opts)
       : options_(options), invariant_(std::move(invariant)), required_(std::move(required)), opts_(opts) {}
 
-  // Whether `candidate` still breaks the invariant first; when it does, it becomes the
-  // current steps, cut after the step at which it broke.
+  // Whether `candidate` is still the same failure (same_failure: the invariant first, and
+  // every one of required_ at that call); when it is, it becomes the current steps, cut
+  // after the step at which it broke.
   bool accept(const Steps& candidate, const char* pass) {
     if (candidate.empty() || out_of_budget()) return false;
     ++replays_;
