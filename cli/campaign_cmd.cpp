@@ -9,10 +9,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <functional>
 #include <mutex>
+#include <optional>
 
 #include "properties/campaign.h"
 #include "properties/campaign_summary.h"
+#include "properties/crash_guard.h"
 #include "properties/coverage.h"
 #include "cli/campaign_dashboard.h"
 #include "cli/campaign_junit.h"
@@ -39,6 +42,8 @@ struct CampaignArgs {
   std::string shard;        // "I/N"
   double time_budget = 0;   // seconds; 0: none
   std::string junit;
+  double run_timeout = 300;  // seconds; 0: never a hang
+  bool in_process = false;
 };
 
 // "I/N" with 0 <= I < N; nullopt otherwise.
@@ -64,6 +69,130 @@ std::string row(const std::map<std::string, std::int64_t>& counts,
   return s;
 }
 
+
+// What the crash guard writes for a run that ended its process (see crashed()).
+struct CrashFiles {
+  std::string history;  // OUT/failure.history.jsonl: the shrunk plan's calls before the one in flight
+  std::string plan;     // OUT/failure.plan.json
+  std::string text;     // OUT/failure.crash.txt: what happened and how to reproduce it
+  std::string replay;   // the command that reruns it (and ends the same way)
+};
+
+using Finish = std::function<int(const properties::CampaignResult&, const CrashFiles&)>;
+
+// The campaign's process ended by a signal or was stopped as hung: find the run (each run
+// in flight rerun alone, in its own process), shrink it, write its files, rerun the runs
+// before it for campaign.json's coverage, and report it as the campaign's failure.
+int crashed(const properties::Supervised& ended, properties::Flight& flight, properties::CampaignOptions options,
+            const CampaignArgs& args, const Finish& finish) {
+  using properties::Supervised;
+  // shared_flight() is reused by every probe below: what it says now, first
+  const auto in_flight = properties::runs_in_flight(flight);
+  const auto phase = static_cast<properties::FlightPhase>(flight.phase.load());
+  const int failing = flight.failing_run.load();
+  const int hung_run = ended.hung_lane >= 0 ? flight.lanes[ended.hung_lane].run.load() : -1;
+  std::cout << "\n";
+  if (ended.end == Supervised::End::hung) {
+    std::cout << "HUNG: run " << hung_run << " was still in call " << flight.lanes[ended.hung_lane].call.load()
+              << " after " << args.run_timeout << " s (--run-timeout); the campaign's process was stopped\n";
+  } else {
+    std::cout << "CRASHED: the campaign's process died by " << properties::signal_name(ended.signal);
+    for (std::size_t k = 0; k < in_flight.size(); ++k) {
+      std::cout << (k == 0 ? " with runs in flight: " : ", ") << "run " << in_flight[k].first << " (call "
+                << in_flight[k].second << ")";
+    }
+    std::cout << "\n";
+  }
+  std::vector<int> candidates;
+  if (phase != properties::FlightPhase::runs) {
+    std::cout << "  it ended while " << (phase == properties::FlightPhase::shrinking ? "shrinking" : "writing the files of")
+              << " the failure of run " << failing << " (a shrink candidate of it, or its minimization, ended it)\n";
+    candidates.push_back(failing);
+  } else if (hung_run >= 0) {
+    candidates.push_back(hung_run);
+  } else {
+    for (const auto& [run, call] : in_flight) candidates.push_back(run);
+  }
+  std::optional<std::pair<int, properties::IsolatedRun>> found;
+  for (const int run : candidates) {
+    std::cout << "  run " << run << " rerun alone, in its own process: " << std::flush;
+    auto probe = properties::run_isolated(properties::campaign_plan(options.space, options.seed, run), args.run_timeout);
+    if (probe.how.end != Supervised::End::exited) {
+      std::cout << (probe.how.end == Supervised::End::hung ? "hangs" : "dies by " + properties::signal_name(probe.how.signal))
+                << " at call " << probe.call << "\n";
+      found.emplace(run, std::move(probe));
+      break;
+    }
+    std::cout << (probe.failed ? "breaks an invariant without ending its process" : "passes") << "\n";
+  }
+  if (!found) {
+    std::cout << "  no run ends its process when run alone: the crash needs more than one run (state shared "
+                 "between threads?) or a shrink candidate; rerun with --in-process under a debugger:\n"
+              << "    gdb --args trafikey-sim campaign --runs " << options.runs << " --seed " << options.seed
+              << " --parallel " << options.parallel << " --out " << args.out << " --in-process\n";
+    return 1;
+  }
+  const int run = found->first;
+  const properties::IsolatedRun& first = found->second;
+  const properties::CampaignFailure failure = properties::crash_failure(options, run, first, args.run_timeout);
+  std::cout << "FAILED run " << run << ": " << failure.violations.front().describe_line() << "\n";
+  if (failure.invariant == "sim.crash") {
+    std::cout << "  shrunk in " << failure.shrink_steps << " steps (" << failure.shrink_tries
+              << " candidates, each in its own process): " << failure.original.faults.size() << " -> "
+              << failure.shrunk.faults.size() << " faults, " << failure.original.jobs << " -> " << failure.shrunk.jobs
+              << " jobs, call " << failure.original_calls << " -> " << failure.shrunk_calls << " in flight\n";
+  } else {
+    std::cout << "  not shrunk: each candidate that still hangs costs the whole --run-timeout\n";
+  }
+  CrashFiles files;
+  const auto dir = std::filesystem::path(args.out);
+  files.history = (dir / "failure.history.jsonl").string();
+  files.plan = (dir / "failure.plan.json").string();
+  files.text = (dir / "failure.crash.txt").string();
+  files.replay = "trafikey-sim replay " + files.history;
+  // The calls before the one in flight, from a child (this process must not make that call).
+  const auto wrote = properties::supervise(
+      [&] {
+        sim::RunOptions keep;
+        keep.keep_history_text = true;
+        keep.stop_before_call = std::max<std::int64_t>(1, failure.shrunk_calls);
+        const auto summary = sim::run_plan(failure.shrunk, keep);
+        return properties::write_text_file(files.history, summary.history) ? 0 : 1;
+      },
+      flight, 0);
+  if (wrote.end != Supervised::End::exited || wrote.status != 0) {
+    std::cout << "  (" << files.history << " not written: its run ended its process before the call in flight)\n";
+  }
+  properties::write_text_file(files.plan, sim::plan_json(failure.shrunk) + "\n");
+  const bool hang = failure.invariant == "sim.hang";
+  std::string text = "trafikey-sim campaign --runs " + std::to_string(options.runs) + " --seed " +
+                     std::to_string(options.seed) + ": run " + std::to_string(run) +
+                     (hang ? " never returned from a call\n" : " ended its process\n") +
+                     failure.violations.front().describe_line() + "\n" +
+                     "history: " + files.history + " (the " + (hang ? "" : "shrunk ") +
+                     "run's calls before the one in flight; its first line is the plan)\n" +
+                     "plan:    " + files.plan + "\n" +
+                     "reproduce (reruns the plan, which ends " + (hang ? "in the same hang" : "the same way") +
+                     " at call " + std::to_string(failure.shrunk_calls) + "):\n  " + files.replay + "\n" +
+                     "in a debugger:\n  gdb --args " + files.replay + "\n";
+  properties::write_text_file(files.text, text);
+  std::cout << "  history  " << files.history << "\n  plan     " << files.plan << "\n  crash    " << files.text
+            << "\nreproduce with:\n  " << files.replay << "\n  (in a debugger: gdb --args " << files.replay << ")\n";
+  // campaign.json is the fold of the runs before the failure: rerun them (they passed).
+  std::cout << "campaign: rerunning runs 0.." << run - 1 << " for campaign.json's coverage\n" << std::flush;
+  options.runs = run;
+  options.keep_going = nullptr;
+  options.flight = nullptr;
+  properties::CampaignResult result = properties::run_campaign(options, {});
+  ++result.started;
+  ++result.failed;
+  properties::CampaignResult::RunCoverage cov;
+  cov.run = run;
+  cov.failed = true;
+  result.coverage.push_back(std::move(cov));
+  result.failure = failure;
+  return finish(result, files);
+}
 
 }  // namespace
 
@@ -96,6 +225,14 @@ void add_campaign(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   cmd->add_option("--junit", args->junit,
                   "Write JUnit XML: one test case per invariant, a failure with its facts and replay command");
+  cmd->add_option("--run-timeout", args->run_timeout,
+                  "A run still in one call after SECONDS is a hang: the failure sim.hang, with the call "
+                  "(default 300; 0: never)")
+      ->check(CLI::Range(0.0, 1e6));
+  cmd->add_flag("--in-process", args->in_process,
+                "Run in this process, without the crash guard (by default the runs go in a child process, "
+                "so that a core that crashes or never returns is a failure with its run, call and files: "
+                "sim.crash, sim.hang); for a debugger");
   cmd->callback([args, cmd] {
     const auto started_at = std::chrono::steady_clock::now();
     std::optional<std::pair<int, int>> shard;
@@ -177,7 +314,10 @@ void add_campaign(CLI::App& app) {
     }
     if (shard) std::cout << ", shard " << shard->first << "/" << shard->second;
     std::cout << " on " << args->parallel << " thread(s); every invariant checked on every step\n";
-    const properties::CampaignResult result = properties::run_campaign(options, progress);
+    // What a campaign's result leaves: campaign.json, the coverage, the failure's files,
+    // the dashboard and JUnit; the exit status. `crash`: the failure ended its process,
+    // and its files are written (crash_files below), not rerun here.
+    auto finish = [&](const properties::CampaignResult& result, const CrashFiles* crash) -> int {
     if (tty) std::fputc('\n', stderr);
 
     auto summary = properties::summarize(result, options, args->faults, shard.has_value());
@@ -232,15 +372,23 @@ void add_campaign(CLI::App& app) {
       report("", "", {});
       junit("");
       std::cout << result.passed << " passed, 0 failed\n";
-      exit_status() = 0;
-      return;
+      return 0;
     }
     const auto& f = *result.failure;
+    if (crash) {
+      std::cout << "summary  " << json_path.string() << " (the runs before run " << f.run
+                << " rerun for their coverage, then its failure)\n";
+      report(crash->replay, read_file(crash->history).value_or(""), f.violations);
+      junit(crash->replay);
+      std::cout << result.passed << " passed, 1 failed\n";
+      return 1;
+    }
     std::cout << "FAILED run " << f.run << ": " << f.violations.front().describe_line() << "\n"
               << "  shrunk in " << f.shrink_steps << " steps (" << f.shrink_tries << " candidates): "
               << f.original.faults.size() << " -> " << f.shrunk.faults.size() << " faults, "
               << f.original.jobs << " -> " << f.shrunk.jobs << " jobs, " << f.original_calls << " -> "
               << f.shrunk_calls << " calls\n";
+    if (options.flight) options.flight->phase.store(static_cast<int>(properties::FlightPhase::files));
     properties::FailureOptions write_options;
     write_options.progress = minimize_progress();
     const auto files = properties::write_failure(f.shrunk, args->out, "failure", f.violations, write_options);
@@ -264,7 +412,27 @@ void add_campaign(CLI::App& app) {
            files.minimize_error.empty() ? files.minimized.violations : f.violations);
     junit(replay);
     std::cout << result.passed << " passed, 1 failed\n";
-    exit_status() = 1;
+    return 1;
+    };
+
+    if (args->in_process) {
+      exit_status() = finish(properties::run_campaign(options, progress), nullptr);
+      return;
+    }
+    // The crash guard: the campaign in a child process, which this one waits for.
+    properties::Flight& flight = properties::shared_flight();
+    properties::reset(flight);
+    options.flight = &flight;
+    const auto ended = properties::supervise(
+        [&] { return finish(properties::run_campaign(options, progress), nullptr); }, flight, args->run_timeout);
+    if (ended.end == properties::Supervised::End::exited) {
+      exit_status() = ended.status;
+      return;
+    }
+    exit_status() = crashed(ended, flight, options, *args,
+                            [&](const properties::CampaignResult& result, const CrashFiles& files) {
+                              return finish(result, &files);
+                            });
   });
 }
 

@@ -1,5 +1,7 @@
 #include "cli/campaign_dashboard.h"
 
+#include <algorithm>
+
 #include "core/invariants.h"
 #include "properties/coverage.h"
 
@@ -111,6 +113,13 @@ reports::CampaignDashboard dashboard_of_summary(const properties::CampaignSummar
       c.result.detail = s.failure->facts;
       c.first_failed_in = "run " + std::to_string(s.failure->run);
     }
+    d.invariants.push_back(std::move(c));
+  }
+  // A failure no invariant names: the crash guard's sim.crash or sim.hang (the run ended
+  // its process or never returned), a row of its own.
+  if (s.failure && std::find(invariant_ids.begin(), invariant_ids.end(), s.failure->invariant) == invariant_ids.end()) {
+    reports::CombinedInvariant c{{s.failure->invariant, CheckStatus::failed, s.failure->facts, 0}, ""};
+    c.first_failed_in = "run " + std::to_string(s.failure->run);
     d.invariants.push_back(std::move(c));
   }
   d.longest_max = properties::longest_runs_max;

@@ -1,5 +1,7 @@
 #include "properties/campaign.h"
 
+#include <algorithm>
+#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -27,23 +29,13 @@ struct Slot {
   std::string determinism_error;
 };
 
-// Greedy descent through the shrink tree: take the first candidate that still breaks
-// `invariant` with no more calls than the current one (so the history only gets shorter),
-// repeat from it, stop when none does or the budget is spent.
-void shrink(rc::Shrinkable<sim::RunPlan> failing, const std::string& invariant, int budget,
-            CampaignFailure& out) {
-  auto breaks = [&](const sim::RunPlan& plan, std::vector<Violation>& violations,
-                    std::int64_t& calls) {
-    const CheckedRun run = run_checked(plan, false);
-    for (const auto& v : run.violations) {
-      if (v.invariant == invariant) {
-        violations = run.violations;
-        calls = run.summary.calls;
-        return true;
-      }
-    }
-    return false;
-  };
+// Greedy descent through the shrink tree: take the first candidate that still fails the
+// same way (`still`, which sets the candidate's violations and calls) with no more calls
+// than the current one (so the history only gets shorter), repeat from it, stop when none
+// does or the budget is spent.
+using Still = std::function<bool(const sim::RunPlan&, std::vector<Violation>&, std::int64_t&)>;
+
+void shrink(rc::Shrinkable<sim::RunPlan> failing, const Still& still, int budget, CampaignFailure& out) {
   bool progressed = true;
   while (progressed && out.shrink_tries < budget) {
     progressed = false;
@@ -52,7 +44,7 @@ void shrink(rc::Shrinkable<sim::RunPlan> failing, const std::string& invariant, 
       if (++out.shrink_tries > budget) break;
       std::vector<Violation> violations;
       std::int64_t calls = 0;
-      if (breaks(candidate->value(), violations, calls) && calls <= out.shrunk_calls) {
+      if (still(candidate->value(), violations, calls) && calls <= out.shrunk_calls) {
         failing = std::move(*candidate);
         out.violations = std::move(violations);
         out.shrunk_calls = calls;
@@ -63,6 +55,26 @@ void shrink(rc::Shrinkable<sim::RunPlan> failing, const std::string& invariant, 
     }
   }
   out.shrunk = failing.value();
+}
+
+// Still breaks `invariant`.
+Still breaks(const std::string& invariant, Flight* flight) {
+  return [invariant, flight](const sim::RunPlan& plan, std::vector<Violation>& violations, std::int64_t& calls) {
+    Checker checker;
+    if (flight) {  // each candidate has its own time and calls
+      flight->start(0, flight->failing_run.load());
+      checker.set_lane(&flight->lanes[0], false);
+    }
+    const CheckedRun run = run_checked(plan, false, checker);
+    for (const auto& v : run.violations) {
+      if (v.invariant == invariant) {
+        violations = run.violations;
+        calls = run.summary.calls;
+        return true;
+      }
+    }
+    return false;
+  };
 }
 
 }  // namespace
@@ -85,7 +97,8 @@ CampaignResult run_campaign(const CampaignOptions& options,
   std::atomic<int> first_failure{local_runs};  // local slots at or after it are not started
   std::mutex generation;
 
-  auto worker = [&] {
+  Flight* const flight = options.flight;
+  auto worker = [&](int lane) {
     for (;;) {
       if (options.keep_going && !options.keep_going()) return;
       const int j = next.fetch_add(1);
@@ -100,11 +113,17 @@ CampaignResult run_campaign(const CampaignOptions& options,
         std::lock_guard lock(generation);
         plan = gen(random_for(options.seed, i), size_for(i)).value();
       }
-      slot.run = run_checked(plan, false);
+      Checker checker;
+      if (flight) {
+        flight->start(lane, i);
+        checker.set_lane(&flight->lanes[lane], false);
+      }
+      slot.run = run_checked(plan, false, checker);
       slot.failed = slot.run.failed();
       if (!slot.failed && options.determinism_every > 0 && i % options.determinism_every == 0) {
         sim::RunOptions hash_only;
         hash_only.keep_history_text = false;
+        if (flight) flight->start(lane, i);
         const auto again = sim::run_plan(plan, hash_only);
         if (again.fingerprint != slot.run.summary.fingerprint) {
           slot.failed = true;
@@ -112,6 +131,7 @@ CampaignResult run_campaign(const CampaignOptions& options,
                                    slot.run.summary.fingerprint + " and " + again.fingerprint;
         }
       }
+      if (flight) flight->finish(lane);
       slot.done = true;
       const bool failed = slot.failed;
       slots[static_cast<std::size_t>(j)] = std::move(owned);
@@ -126,8 +146,8 @@ CampaignResult run_campaign(const CampaignOptions& options,
   };
   std::vector<std::thread> threads;
   const int parallel = std::max(1, options.parallel);
-  for (int t = 1; t < parallel; ++t) threads.emplace_back(worker);
-  worker();
+  for (int t = 1; t < parallel; ++t) threads.emplace_back(worker, t);
+  worker(0);
   for (auto& t : threads) t.join();
 
   CampaignResult result;
@@ -185,11 +205,96 @@ CampaignResult run_campaign(const CampaignOptions& options,
       failure.invariant = slot.run.violations.front().invariant;
       failure.violations = slot.run.violations;
       failure.shrunk_calls = failure.original_calls;
-      shrink(std::move(shrinkable), failure.invariant, options.shrink_budget, failure);
+      if (flight) {
+        flight->phase.store(static_cast<int>(FlightPhase::shrinking));
+        flight->failing_run.store(failing);
+      }
+      shrink(std::move(shrinkable), breaks(failure.invariant, flight), options.shrink_budget, failure);
+      if (flight) flight->finish(0);
     }
     result.failure = std::move(failure);
   }
   return result;
+}
+
+IsolatedRun run_isolated(const sim::RunPlan& plan, double timeout_s) {
+  Flight& flight = shared_flight();
+  reset(flight);
+  flight.record_argv.store(true);
+  IsolatedRun out;
+  out.how = supervise(
+      [&] {
+        Checker checker;
+        checker.set_lane(&flight.lanes[0], true);
+        flight.start(0, 0);
+        const CheckedRun run = run_checked(plan, false, checker);
+        flight.finish(0);
+        return run.failed() ? 1 : 0;
+      },
+      flight, timeout_s);
+  out.failed = out.how.end == Supervised::End::exited && out.how.status == 1;
+  const FlightLane& lane = flight.lanes[0];
+  out.call = lane.call.load();
+  out.true_ms = lane.true_ms.load();
+  const std::uint32_t size = std::min<std::uint32_t>(lane.argv_size.load(), FlightLane::argv_max);
+  out.argv.assign(lane.argv, size);
+  return out;
+}
+
+namespace {
+
+std::string crash_facts(const IsolatedRun& run, double timeout_s) {
+  std::string printable;
+  for (unsigned char c : run.argv) {
+    if (c >= 0x20 && c < 0x7f) {
+      printable += static_cast<char>(c);
+    } else {
+      static const char* hex = "0123456789abcdef";
+      printable += "\\x";
+      printable += hex[c >> 4];
+      printable += hex[c & 15];
+    }
+  }
+  if (run.argv.size() >= FlightLane::argv_max) printable += " ...";
+  const std::string call = run.call > 0 ? "call " + std::to_string(run.call) + " (" + printable + ")"
+                                        : "no call (before the first)";
+  if (run.how.end == Supervised::End::hung) {
+    char seconds[32];
+    std::snprintf(seconds, sizeof seconds, "%g", timeout_s);
+    return call + " had not returned after " + seconds + " s: the core loops or waits forever";
+  }
+  return "the process died by " + signal_name(run.how.signal) + " during " + call +
+         ": the core crashed (a debugger or the asan build shows where)";
+}
+
+}  // namespace
+
+CampaignFailure crash_failure(const CampaignOptions& options, int index, const IsolatedRun& first,
+                              double timeout_s) {
+  const auto gen = gen_plan(options.space);
+  auto shrinkable = gen(random_for(options.seed, index), size_for(index));
+  CampaignFailure failure;
+  failure.run = index;
+  failure.invariant = first.how.end == Supervised::End::hung ? "sim.hang" : "sim.crash";
+  failure.original = shrinkable.value();
+  failure.original_calls = failure.shrunk_calls = first.call;
+  auto violation = [&](const IsolatedRun& run) {
+    return Violation{failure.invariant, run.call, 0, run.true_ms, crash_facts(run, timeout_s)};
+  };
+  failure.violations = {violation(first)};
+  if (first.how.end != Supervised::End::crashed) {
+    failure.shrunk = failure.original;
+    return failure;
+  }
+  const Still still = [&](const sim::RunPlan& plan, std::vector<Violation>& violations, std::int64_t& calls) {
+    const IsolatedRun run = run_isolated(plan, timeout_s);
+    if (!run.same_end(first)) return false;
+    violations = {violation(run)};
+    calls = run.call;
+    return true;
+  };
+  shrink(std::move(shrinkable), still, std::min(options.shrink_budget, 1000), failure);
+  return failure;
 }
 
 }  // namespace trafikey::properties

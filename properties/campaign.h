@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "properties/checker.h"
+#include "properties/crash_guard.h"
 #include "properties/plan_space.h"
 #include "sim/plan.h"
 
@@ -39,6 +40,9 @@ struct CampaignOptions {
   // Asked before each run starts (may be empty): false starts no more runs, so the runs
   // finished are runs 0..K-1 of the campaign (a time budget). Not used with shards.
   std::function<bool()> keep_going;
+  // The crash guard's recorder (crash_guard.h), or null: each thread's run in flight and
+  // its call, the phase, the run being shrunk. Thread t writes lane t.
+  Flight* flight = nullptr;
 };
 
 struct CampaignFailure {
@@ -78,5 +82,30 @@ CampaignResult run_campaign(const CampaignOptions& options,
 
 // The plan of run `index` of a campaign with this seed: what `campaign` ran.
 sim::RunPlan campaign_plan(const PlanSpace& space, std::uint64_t seed, int index);
+
+// ---- a run that crashes the process or never returns (crash_guard.h)
+
+// One plan run checked in a child process, lane 0 of shared_flight() recording each
+// call's index and words: how the child ended, and the call in flight when it did.
+struct IsolatedRun {
+  Supervised how;
+  bool failed = false;     // exited, with a violation (an ordinary failure)
+  std::int64_t call = 0;   // the history index of the call in flight (crashed or hung)
+  std::int64_t true_ms = 0;  // the world's true time at it
+  std::string argv;        // its words, joined by spaces (cut at FlightLane::argv_max)
+  bool same_end(const IsolatedRun& other) const {
+    return how.end == other.how.end && how.signal == other.how.signal;
+  }
+};
+IsolatedRun run_isolated(const sim::RunPlan& plan, double timeout_s);
+
+// Run `index` of the campaign, which ended its process (`first`, its run in isolation):
+// the failure "sim.crash" (the process died by a signal) or "sim.hang" (a call did not
+// return within timeout_s), its one violation at the call in flight. A crash is shrunk
+// through the same tree as any failure, each candidate run in its own process and kept
+// when it ends the same way (the same signal) no later; a hang is not shrunk (each
+// candidate that still hangs costs the whole timeout).
+CampaignFailure crash_failure(const CampaignOptions& options, int index, const IsolatedRun& first,
+                              double timeout_s);
 
 }  // namespace trafikey::properties

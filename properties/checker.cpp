@@ -1,6 +1,7 @@
 #include "properties/checker.h"
 
 #include <algorithm>
+#include <cstring>
 #include <set>
 
 #include "core/args.h"
@@ -208,7 +209,22 @@ Checker::JobSeen Checker::seen(const JobTruth& job) {
   return s;
 }
 
+void Checker::record_call(const World& world, Args argv) {
+  lane_->call.store(world.calls() + 1, std::memory_order_relaxed);
+  lane_->true_ms.store(world.true_ms(), std::memory_order_relaxed);
+  if (!record_argv_) return;
+  std::size_t n = 0;
+  for (std::string_view a : argv) {
+    if (n > 0 && n < FlightLane::argv_max) lane_->argv[n++] = ' ';
+    const std::size_t take = std::min(a.size(), FlightLane::argv_max - n);
+    std::memcpy(lane_->argv + n, a.data(), take);
+    n += take;
+  }
+  lane_->argv_size.store(static_cast<std::uint32_t>(n), std::memory_order_relaxed);
+}
+
 void Checker::before_call(const World& world, std::string_view, Args argv) {
+  if (lane_) record_call(world, argv);
   // where the journals stand: what the call writes is what they hold after these
   touched_.ids.clear();
   touched_.queues.clear();

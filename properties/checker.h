@@ -33,6 +33,7 @@
 
 #include "core/bytes.h"
 #include "core/invariants.h"
+#include "properties/crash_guard.h"
 #include "properties/model/model.h"
 #include "properties/state_graph.h"
 #include "sim/undo.h"
@@ -97,6 +98,14 @@ class Checker final : public sim::WorldObserver {
   // How many times each invariant was judged (0: not judged in this history).
   const std::map<std::string, std::int64_t>& judged() const;
   const StateGraph& graph() const { return graph_; }
+
+  // The crash guard's lane (crash_guard.h): before each call the checker stores the
+  // call's history index there, and (lane's flight record_argv) its words, so that a
+  // core that crashes the process or never returns still names the call it was in.
+  void set_lane(FlightLane* lane, bool record_argv) {
+    lane_ = lane;
+    record_argv_ = record_argv;
+  }
 
  private:
   struct RowSeen {  // a row as the server held it before a call
@@ -284,6 +293,9 @@ class Checker final : public sim::WorldObserver {
   model::Model model_;
   model::Expectation expect_;
   bool accepted_ = false;  // expect_ accepts the server's reply to the call being judged
+  FlightLane* lane_ = nullptr;  // set_lane
+  bool record_argv_ = false;
+  void record_call(const sim::World& world, Args argv);
 };
 
 }  // namespace trafikey::properties

@@ -974,6 +974,7 @@ bool Runner::drained() const {
 
 RunSummary Runner::run() {
   if (options_.on_world) options_.on_world(world_);
+  world_.stop_before_call(options_.stop_before_call);
   world_.begin("plan", "{\"plan\":" + plan_json(plan_) + "}");
   world_.phase("safety");
   for (std::size_t i = 0; i < plan_.workers.size(); ++i) {
@@ -1015,24 +1016,29 @@ RunSummary Runner::run() {
       summary.outcome = "liveness-bound-exceeded";
       break;
     }
-    world_.advance_to(e.at_ms);
-    switch (e.kind) {
-      case EventKind::add: on_add(e); break;
-      case EventKind::claim: on_claim(e); break;
-      case EventKind::extend_all: on_extend_all(e); break;
-      case EventKind::extend_one: on_extend_one(e); break;
-      case EventKind::finish: on_finish(e); break;
-      case EventKind::resend: on_resend(e); break;
-      case EventKind::sweep: on_sweep(); break;
-      case EventKind::odd: on_odd(); break;
-      case EventKind::fault: on_fault(plan_.faults[static_cast<std::size_t>(e.actor)]); break;
-      case EventKind::resume:
-        world_.note("worker_resume", "\"worker\":\"" + workers_[static_cast<std::size_t>(e.actor)].name + "\"");
-        break;
-      case EventKind::liveness:
-        summary.liveness_started_ms = world_.true_ms();
-        on_liveness();
-        break;
+    try {  // World::StopBeforeCall: RunOptions::stop_before_call was reached
+      world_.advance_to(e.at_ms);
+      switch (e.kind) {
+        case EventKind::add: on_add(e); break;
+        case EventKind::claim: on_claim(e); break;
+        case EventKind::extend_all: on_extend_all(e); break;
+        case EventKind::extend_one: on_extend_one(e); break;
+        case EventKind::finish: on_finish(e); break;
+        case EventKind::resend: on_resend(e); break;
+        case EventKind::sweep: on_sweep(); break;
+        case EventKind::odd: on_odd(); break;
+        case EventKind::fault: on_fault(plan_.faults[static_cast<std::size_t>(e.actor)]); break;
+        case EventKind::resume:
+          world_.note("worker_resume", "\"worker\":\"" + workers_[static_cast<std::size_t>(e.actor)].name + "\"");
+          break;
+        case EventKind::liveness:
+          summary.liveness_started_ms = world_.true_ms();
+          on_liveness();
+          break;
+      }
+    } catch (const World::StopBeforeCall&) {
+      summary.outcome = "stopped";
+      break;
     }
     if (options_.should_stop && options_.should_stop()) {
       summary.outcome = "stopped";

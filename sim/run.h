@@ -38,6 +38,10 @@ struct RunOptions {
   std::function<void(World&)> on_world;
   // Called with the outcome just before the end line is written (e.g. to judge drain).
   std::function<void(const World&, const std::string&)> before_end;
+  // > 0: the run stops (outcome "stopped") just before it would make the call of this
+  // history index: the history of everything before a call that crashes the core or never
+  // returns (the crash guard's failure files).
+  std::int64_t stop_before_call = 0;
 };
 
 struct RunSummary {

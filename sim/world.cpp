@@ -183,6 +183,7 @@ SweepBefore capture_sweep(const Keyspace& data, std::string_view queue, std::int
 }  // namespace
 
 const CallRecord& World::call(std::string_view actor, Args argv) {
+  if (stop_before_ > 0 && calls_ + 1 >= stop_before_) throw StopBeforeCall{};
   if (observer_) observer_->before_call(*this, actor, argv);
   const bool sweep = is_sweep(argv) && argv.size() > 1 && module_loaded();
   SweepBefore before;

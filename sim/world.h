@@ -113,6 +113,10 @@ class World {
   // Writes the history header and starts the first server process at true time 0.
   void begin(std::string_view header_kind, std::string_view header_json);
   void set_observer(WorldObserver* observer) { observer_ = observer; }
+  // index > 0: call() throws StopBeforeCall instead of making the call of that history
+  // index (RunOptions::stop_before_call: the history up to a call that crashes the core).
+  struct StopBeforeCall {};
+  void stop_before_call(std::int64_t index) { stop_before_ = index; }
 
   // ---- time
   void advance_to(std::int64_t true_ms);  // never backwards
@@ -222,6 +226,7 @@ class World {
   CallRecord last_;
   std::map<std::string, std::int64_t> verdict_counts_;
   WorldObserver* observer_ = nullptr;
+  std::int64_t stop_before_ = 0;
 };
 
 }  // namespace trafikey::sim
