@@ -177,6 +177,11 @@ rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space) {
     if (share(1000) >= 1000 - space.odd_per_mille) plan.odd_calls = 1 + share(space.odd_calls_max);
     // after that, large runs only (see PlanSpace::bulk_claim_per_mille)
     if (large && share(1000) >= 1000 - space.bulk_claim_per_mille) plan.claim_overask = 100 + share(201);
+    // after that (see PlanSpace::wall_clock_per_mille): the server clock at wall time from the start
+    if (share(1000) >= 1000 - space.wall_clock_per_mille) {
+      constexpr std::int64_t wall_clock_ms = 1'600'000'000'000;  // September 2020
+      plan.faults.push_back({0, FaultKind::clock_step, wall_clock_ms + std::int64_t{share(1000)} * 100'000'000, -1});
+    }
     std::stable_sort(plan.faults.begin(), plan.faults.end(),
                      [](const Fault& a, const Fault& b) { return a.at_ms < b.at_ms; });
     return plan;

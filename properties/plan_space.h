@@ -67,6 +67,13 @@ struct PlanSpace {
   // that capped COUNT, or the sweep's default LIMIT, at 100 passed every run. Drawn after
   // everything else, in large runs only.
   std::int64_t bulk_claim_per_mille = 0;
+  // A share of runs whose server clock reads wall time, as every real server's does (ms since
+  // 1970, about 1.6e12..1.7e12: past 2^31, 2^32 and a float's 2^24 of exact integers): a
+  // clock_step at true time 0 that puts it there. Every other run's server clock starts at 0
+  // and moves by a few seconds, so without this a core that keeps `now` or a deadline in 32
+  // bits, or compares it as a float, passes every run. Drawn after everything else (the
+  // plans without it stay as they were); shrinks toward none.
+  std::int64_t wall_clock_per_mille = 100;
 };
 
 // Every fault kind, the campaign's space.

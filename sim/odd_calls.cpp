@@ -340,6 +340,132 @@ std::vector<Call> two_id_setups(Prng& prng, const OddTarget& t, const std::strin
   }
 }
 
+namespace {
+// Rows and keys EMQ §1-§3 allow that neither the fleet nor the setups above make, each met
+// by the verb that reads it (a job id of its own each time, its row deleted at the end):
+// a row without `state` (CLAIM and the sweep read TYPE only: still a job), an id in pending
+// and in active at once (CLAIM claims it, the sweep judges it like any expired member), a
+// counter far above the fleet's (attempts 2^53 or 2^63-2: the token is attempts + 1 exactly;
+// stalled 2^63-2: counted once more), a stamp that is the run_id with a line end or a space
+// around it (another byte: another process, exempt), a lane row stamped by another process or
+// by none (a lane whatever its stamp), an id with braces (EMQ §1: any byte but NUL) added,
+// claimed and finished, a lease of 2^31 ms or more up to the 2^53-1 bound granted by CLAIM,
+// and a ghost ahead of a sound row while the ghost's row key is denied (the CLAIM writes no
+// ghost's row). The fleet's counters stay below a hundred, its stamps are the run_ids, its
+// ids and leases short: a core that narrows, trims, misreads or skips any of these passes
+// every run without them.
+std::vector<Call> rare_rows(Prng& prng, const OddTarget& t, const std::string& b, std::vector<Call> calls) {
+  const SpecKeys k(b);
+  const std::string pending = k.key("pending"), active = k.key("active");
+  const std::string lease = std::to_string(t.lease_ms);
+  const std::string live_score = std::to_string(t.server_ms + t.lease_ms);
+  auto then = [&](std::initializer_list<Call> more) {
+    for (const Call& c : more) calls.push_back(c);
+    return calls;
+  };
+  const std::string id = "w" + std::to_string(prng.between(0, 999999999));
+  const std::string row = k.row(id);
+  const bool sweep = prng.chance(500);  // the sweep's shape of the case, else CLAIM's
+  const std::int64_t shape = prng.between(0, 7);
+  // the setup's first DEL takes the row key too: to the checker the id is then a ghost, whose
+  // row may disagree with its sets (a row without state, an id in two sets)
+  if (shape <= 4) calls.front().push_back(row);
+  switch (shape) {
+    case 0:  // a row without state
+      if (sweep) {
+        return then({{"HSET", row, "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3",
+                      "lease_epoch", t.run_id},
+                     {"ZADD", active, "-1", id},
+                     {"EMQ.STALLED.CHECK", b, "5"},
+                     {"DEL", row}});
+      }
+      return then({{"HSET", row, "payload", "p", "attempts", "0", "failures", "0", "max_failures", "3"},
+                   {"ZADD", pending, "1", id},
+                   {"EMQ.CLAIM", b, lease, "COUNT", "2"},
+                   {"DEL", row}});
+    case 1:  // an id in pending and in active at once
+      if (sweep) {
+        return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0",
+                      "max_failures", "3", "lease_epoch", t.run_id},
+                     {"ZADD", active, "-1", id},
+                     {"ZADD", pending, "7", id},
+                     {"EMQ.STALLED.CHECK", b, "5"},  // recovered: a death would leave it in pending too
+                     {"DEL", row}});
+      }
+      return then({{"HSET", row, "state", "pending", "payload", "p", "attempts", "0", "failures", "0",
+                    "max_failures", "3"},
+                   {"ZADD", pending, "1", id},
+                   {"ZADD", active, live_score, id},
+                   {"EMQ.CLAIM", b, lease, "COUNT", "2"},
+                   {"DEL", row}});
+    case 2: {  // counters far above the fleet's
+      if (sweep) {
+        return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0",
+                      "max_failures", "3", "lease_epoch", t.run_id, "stalled",
+                      prng.chance(500) ? "9223372036854775806" : "9007199254740993"},
+                     {"ZADD", active, "-1", id},
+                     {"EMQ.STALLED.CHECK", b, "5"},
+                     {"DEL", row}});
+      }
+      static constexpr const char* high[] = {"9007199254740992", "9007199254740993", "9223372036854775806"};
+      return then({{"HSET", row, "state", "pending", "payload", "p", "attempts", high[prng.between(0, 2)],
+                    "failures", "0", "max_failures", "3"},
+                   {"ZADD", pending, "1", id},
+                   {"EMQ.CLAIM", b, lease, "COUNT", "2"},
+                   {"DEL", row}});
+    }
+    case 3: {  // a stamp that is the run_id with a line end or a space around it
+      static constexpr const char* around[] = {"\r\n", "\n", "\r", " "};
+      const std::string extra = around[prng.between(0, 3)];
+      return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0",
+                    "max_failures", "3", "lease_epoch", prng.chance(750) ? t.run_id + extra : extra + t.run_id},
+                   {"ZADD", active, "-1", id},
+                   {"EMQ.STALLED.CHECK", b, "1"},
+                   {"DEL", row}});
+    }
+    case 4: {  // a lane row stamped by another process, by none, or empty
+      Call hset{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3",
+                "group", "g"};
+      const std::int64_t stamp = prng.between(0, 2);
+      if (stamp < 2) {
+        hset.push_back("lease_epoch");
+        hset.push_back(stamp == 0 ? std::string() : std::string(40, '0'));
+      }
+      return then({hset, {"ZADD", active, "-1", id}, {"EMQ.STALLED.CHECK", b, "1"}, {"DEL", row}});
+    }
+    case 5: {  // an id with braces, added, claimed, finished and read
+      static constexpr const char* shapes[] = {"{", "}", "{x}", "}{", "{{"};
+      const std::string bid = std::string(shapes[prng.between(0, 4)]) + id + (prng.chance(500) ? "}" : ":{z");
+      return then({{"EMQ.ADD", b, bid, "p"},
+                   {"EMQ.CLAIM", b, lease, "COUNT", "2"},
+                   pick(prng, {{"EMQ.COMPLETE", b, bid, "1", "r"}, {"EMQ.FAIL", b, bid, "1", "r"},
+                               {"EMQ.EXTEND", b, bid, "1", lease}, {"EMQ.EXTENDS", b, lease, bid, "1"}}),
+                   {"EMQ.JOB", b, bid},
+                   {"DEL", k.row(bid)}});
+    }
+    case 6: {  // a long lease granted by CLAIM: 2^31 ms, 2^32 + 1 ms, or up to the 2^53-1 bound
+      const std::int64_t r = prng.between(0, 2);
+      const std::string long_lease = r == 0 ? "2147483648" : r == 1 ? "4294967297" : std::to_string(score_max - t.server_ms);
+      return then({{"EMQ.ADD", b, id, "p"},
+                   {"EMQ.CLAIM", b, long_lease, "COUNT", "2"},
+                   {"EMQ.JOB", b, id},
+                   {"DEL", row}});
+    }
+    default: {  // a ghost ahead of a sound row, the ghost's row key denied
+      const std::string g = "g" + id;
+      return then({{"DEL", k.row(g)},
+                   {"ZADD", pending, "1", g},
+                   {"HSET", row, "state", "pending", "payload", "p", "attempts", "0", "failures", "0",
+                    "max_failures", "3"},
+                   {"ZADD", pending, "2", id},
+                   {"@DENY", k.row(g)},
+                   {"EMQ.CLAIM", b, lease, "COUNT", "2"},
+                   {"DEL", row}});
+    }
+  }
+}
+}  // namespace
+
 std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddTarget& t) {
   const std::string b = t.queue + "-bad";
   const SpecKeys k(b);
@@ -358,7 +484,7 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
     for (const Call& c : more) calls.push_back(c);
     return calls;
   };
-  switch (prng.between(0, 9)) {
+  switch (prng.between(0, 10)) {
     // In cases 0-2 one setup in four leaves a field out, or stamps the lease empty (a row
     // an older version or a script wrote): the verb reads its default (EMQ §1: attempts 0,
     // failures 0, max_failures 3; §2: an empty lease_epoch is "not this process") and goes
@@ -626,6 +752,7 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
     case 6: return many_jobs(prng, t, b);
     case 7: return long_names(prng, t);
     case 8: return two_id_setups(prng, t, b, calls, bad);
+    case 9: return rare_rows(prng, t, b, calls);
     default: {  // seq where INCR refuses (EMQ §6: the server's "ERR value is not an integer
                 // or out of range", before any write): at int64's top or not an integer; or
                 // one below the top, where one INCR works and the next refuses
