@@ -135,7 +135,7 @@ class Minimizer {
   // every one of required_ at that call); when it is, it becomes the current steps, cut
   // after the step at which it broke.
   bool accept(const Steps& candidate, const char* pass) {
-    if (candidate.empty() || out_of_budget()) return false;
+    if (out_of_budget()) return false;  // empty too: a failure at the first start needs no step
     ++replays_;
     scn::Scenario s{"", options_, candidate};
     const Verdict v = replay_unchecked(s);

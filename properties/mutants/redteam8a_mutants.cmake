@@ -96,3 +96,11 @@ trafikey_mutant(row_name_replaces_braces queue.conserve keys.cpp
 trafikey_mutant(claim_acl_checks_ghost_rows queue.conserve verbs/claim.cpp
   [==[    if (!j.ghost) TK_CHECK(host.may_write(j.row));]==]
   [==[    TK_CHECK(host.may_write(j.row));]==])
+
+# 125. a run_id with an `f` refused as malformed (EMQ §2: 40 lower-case hex characters): the
+# module serves nothing from its first start. Caught by epoch.load with no call at all; its
+# history minimizes to no step (the minimizer refused an empty candidate before, and kept a
+# removable `reload`, so this self-test failed its 1-minimality check though caught).
+trafikey_mutant(run_id_f_refused epoch.load epoch.cpp
+  [==[(c >= 'a' && c <= 'f')]==]
+  [==[(c >= 'a' && c < 'f')]==])
