@@ -165,16 +165,19 @@ int crashed(const properties::Supervised& ended, properties::Flight& flight, pro
   }
   properties::write_text_file(files.plan, sim::plan_json(failure.shrunk) + "\n");
   const bool hang = failure.invariant == "sim.hang";
+  // Names beside this file, not paths: the same text wherever the directory goes (merge copies it).
+  const std::string replay_here = "trafikey-sim replay failure.history.jsonl";
   std::string text = "trafikey-sim campaign --runs " + std::to_string(options.runs) + " --seed " +
                      std::to_string(options.seed) + ": run " + std::to_string(run) +
                      (hang ? " never returned from a call\n" : " ended its process\n") +
                      failure.violations.front().describe_line() + "\n" +
-                     "history: " + files.history + " (the " + (hang ? "" : "shrunk ") +
+                     "history: failure.history.jsonl, beside this file (the " + (hang ? "" : "shrunk ") +
                      "run's calls before the one in flight; its first line is the plan)\n" +
-                     "plan:    " + files.plan + "\n" +
-                     "reproduce (reruns the plan, which ends " + (hang ? "in the same hang" : "the same way") +
-                     " at call " + std::to_string(failure.shrunk_calls) + "):\n  " + files.replay + "\n" +
-                     "in a debugger:\n  gdb --args " + files.replay + "\n";
+                     "plan:    failure.plan.json\n" +
+                     "reproduce, in this directory (reruns the plan, which ends " +
+                     (hang ? "in the same hang" : "the same way") + " at call " +
+                     std::to_string(failure.shrunk_calls) + "):\n  " + replay_here + "\n" +
+                     "in a debugger:\n  gdb --args " + replay_here + "\n";
   properties::write_text_file(files.text, text);
   std::cout << "  history  " << files.history << "\n  plan     " << files.plan << "\n  crash    " << files.text
             << "\nreproduce with:\n  " << files.replay << "\n  (in a debugger: gdb --args " << files.replay << ")\n";

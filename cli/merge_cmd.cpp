@@ -66,7 +66,7 @@ int merge(const MergeArgs& args) {
   if (s.failure) {
     // Copy the failing shard's replay files (failure.*) beside the merged summary.
     for (const char* name : {"failure.history.jsonl", "failure.scn", "failure.original.history.jsonl",
-                             "failure.original.scn", "failure.plan.json"}) {
+                             "failure.original.scn", "failure.plan.json", "failure.crash.txt"}) {
       const auto from = std::filesystem::path(merged.failure_dir) / name;
       if (!std::filesystem::exists(from)) continue;
       const auto to = std::filesystem::path(args.out) / name;

@@ -60,6 +60,17 @@ for f in failure.history.jsonl failure.plan.json campaign.json; do
   cmp -s "$work/crash/$f" "$work/crash1/$f" || fail "$f differs between --parallel 2 and 1"
 done
 
+# 2b. In two shards, merged: the unsharded campaign.json and failure files, byte for byte.
+for i in 0 1; do
+  "$crashing" campaign --runs 400 --seed 3 --shard "$i/2" --out "$work/shard$i" >/dev/null 2>&1
+  rc=$?
+  [[ $rc == 1 || $rc == 0 ]] || fail "shard $i: exit $rc"
+done
+"$crashing" merge "$work/shard0" "$work/shard1" --out "$work/merged" >"$work/merge.out" 2>&1 || true
+for f in campaign.json failure.history.jsonl failure.plan.json failure.crash.txt; do
+  cmp -s "$work/crash/$f" "$work/merged/$f" || fail "merged shards: $f differs from the unsharded campaign's"
+done
+
 # 3. A hang: stopped after --run-timeout, named at its call, filed, not shrunk.
 "$hanging" campaign --runs 400 --seed 3 --parallel 2 --run-timeout 2 --out "$work/hang" >"$work/hang.out" 2>/dev/null
 rc=$?
