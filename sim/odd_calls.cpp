@@ -17,9 +17,12 @@ constexpr std::int64_t ghost_readded_per_mille = 250;
 
 // Numbers no argument accepts (EMQ §6, §7): zero and below where the range starts at 1,
 // not a number, empty, a leading zero or sign, a fraction, a space, past int64, and past
-// 2^64 (2^64 + 1: a parse that lets 64 bits wrap reads it as 1).
+// 2^64 (2^64 + 1: a parse that lets 64 bits wrap reads it as 1); and a sign on a number of
+// 19 digits or more (the length a parser may take apart from the short ones: "+1" alone
+// would not reach it).
 constexpr const char* bad_numbers[] = {"0", "-1", "x", "", "01", "+1", "1.5", " 1", "9223372036854775808",
-                                       "18446744073709551617", "-9223372036854775809", "0000000000000000001"};
+                                       "18446744073709551617", "-9223372036854775809", "0000000000000000001",
+                                       "+9223372036854775807", "+1000000000000000000"};
 
 // A name EMQ §1 allows (no brace, no NUL) with the bytes a stricter check might refuse: a
 // colon (the key separator), a byte above 0x7f, CR, LF, a tab and a space. As a queue name
@@ -295,7 +298,7 @@ std::vector<Call> two_id_setups(Prng& prng, const OddTarget& t, const std::strin
     return Call{"HSET", k.row(id), "state", "active", "payload", "p", "attempts", "1", "failures", "0",
                 "max_failures", "3", "lease_epoch", t.run_id};
   };
-  switch (prng.between(0, 9)) {
+  switch (prng.between(0, 10)) {
     case 0:  // CLAIM without COUNT of two pending jobs
       return then({{"EMQ.ADD", b, x, "p"}, {"EMQ.ADD", b, y, "p"}, {"EMQ.CLAIM", b, lease},
                    {"DEL", k.row(x), k.row(y)}});
@@ -330,8 +333,32 @@ std::vector<Call> two_id_setups(Prng& prng, const OddTarget& t, const std::strin
     case 7:  // an ADD with a budget far above the fleet's
       return then({{"EMQ.ADD", b, x, "p", "MAXFAILURES", std::to_string(prng.between(1001, 1000000))},
                    {"DEL", k.row(x)}});
-    case 8:  // a row with a field outside EMQ §1's table, read by JOB
-      return then({{"EMQ.ADD", b, x, "p"}, {"HSET", k.row(x), "note", "v"}, {"EMQ.JOB", b, x}, {"DEL", k.row(x)}});
+    case 8: {  // a row with a field outside EMQ §1's table, read by JOB: ASCII, or (one time
+               // in two) a name with a byte above 0x7f ("état"), which sorts after every
+               // ASCII name by bytes (EMQ §4) and first by signed chars
+      const std::string note = prng.chance(500) ? "\xc3\xa9tat" : "note";
+      return then({{"EMQ.ADD", b, x, "p"}, {"HSET", k.row(x), note, "v"}, {"EMQ.JOB", b, x}, {"DEL", k.row(x)}});
+    }
+    case 10: {  // a live lease's verb under an ACL that denies a key of the queue this verb
+                // does not write on its path (EMQ §6 asks only of the keys it will write):
+                // COMPLETE (pending, seq, dead), FAIL that kills with a budget of 1
+                // (pending, seq, done), FAIL that requeues (done, dead), EXTEND(S) (any)
+      const std::int64_t verb = prng.between(0, 4);
+      const bool kill = verb == 1;
+      std::vector<std::string> others;
+      if (verb == 0) others = {pending, k.key("seq"), k.key("dead")};
+      else if (verb == 1) others = {pending, k.key("seq"), k.key("done")};
+      else if (verb == 2) others = {k.key("done"), k.key("dead")};
+      else others = {pending, k.key("seq"), k.key("done"), k.key("dead")};
+      const std::string denied = others[static_cast<std::size_t>(prng.between(0, static_cast<std::int64_t>(others.size()) - 1))];
+      const Call call = verb == 0   ? Call{"EMQ.COMPLETE", b, x, "1", "r"}
+                        : verb <= 2 ? Call{"EMQ.FAIL", b, x, "1", "r"}
+                        : verb == 3 ? Call{"EMQ.EXTEND", b, x, "1", lease}
+                                    : Call{"EMQ.EXTENDS", b, lease, x, "1"};
+      return then({{"HSET", k.row(x), "state", "active", "payload", "p", "attempts", "1", "failures", "0",
+                    "max_failures", kill ? "1" : "3", "lease_epoch", t.run_id},
+                   {"ZADD", active, live_score, x}, {"@DENY", denied}, call, {"DEL", k.row(x)}});
+    }
     default:  // a live lease extended with a lease of 2^31 ms or more, or past 2^53-1
       return then({live_row(x), {"ZADD", active, live_score, x},
                    pick(prng, {{"EMQ.EXTEND", b, x, "1", "2147483648"}, {"EMQ.EXTEND", b, x, "1", "9007199254740991"},
@@ -585,15 +612,47 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
                                    {"EMQ.COMPLETE", b, "c", "1", "r"}, {"EMQ.FAIL", b, "c", "1", "r"}}),
                        {"DEL", row}});
         }
-        // a budget of 0 (sound: a non-negative integer), with no failure yet or two already
-        // (past it); a row over a budget of 1 or more would break queue.budget by itself
-        return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", kind == 2 ? "0" : "2",
+        // a budget of 0 (sound: a non-negative integer), with no failure yet or some already
+        // (past it: 2, or a count past 32 bits, or one below int64's top, which FAIL raises
+        // to the top); a row over a budget of 1 or more would break queue.budget by itself
+        static constexpr const char* past[] = {"2", "4294967296", "9223372036854775806"};
+        const std::string failed = kind == 2 ? "0" : past[prng.between(0, 2)];
+        return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", failed,
                       "max_failures", "0", "lease_epoch", t.run_id},
                      {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "c"},
                      {"EMQ.FAIL", b, "c", "1", "r"},
                      {"DEL", row}});
       }
       const bool not_active = shape < 250;
+      const std::string live_score = std::to_string(t.server_ms + t.lease_ms);
+      auto lease_verb = [&] {
+        return pick(prng, {{"EMQ.EXTEND", b, "c", "1", lease}, {"EMQ.EXTENDS", b, lease, "c", "1"},
+                           {"EMQ.COMPLETE", b, "c", "1", "r"}, {"EMQ.FAIL", b, "c", "1", "r"}});
+      };
+      if (not_active && prng.chance(500)) {
+        // The row says pending, done or dead, or has no state at all (a row an operator's
+        // HDEL left), while its id sits in active at a live deadline with its token: not
+        // live (EMQ §3: the row says active), 0 and nothing written by every lease verb;
+        // its budget sound, so only the state tells.
+        static constexpr const char* states[] = {"pending", "done", "dead", ""};
+        const std::string state = states[prng.between(0, 3)];
+        Call hset{"HSET", row, "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3",
+                  "lease_epoch", t.run_id};
+        if (!state.empty()) {
+          hset.push_back("state");
+          hset.push_back(state);
+        }
+        return then({hset, {"ZADD", active, live_score, "c"}, lease_verb(), {"DEL", row}});
+      }
+      if (shape >= 450 && shape < 525) {
+        // A sound lease expired by one ms that no sweep has taken back yet (EMQ §3: expired
+        // when deadline < now): not live, 0 from every lease verb, however close.
+        return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0",
+                      "max_failures", "3", "lease_epoch", t.run_id},
+                     {"ZADD", active, std::to_string(t.server_ms - 1), "c"},
+                     lease_verb(),
+                     {"DEL", row}});
+      }
       return then({{"HSET", row, "state", not_active ? "pending" : "active", "payload", "p", "attempts", "1", "failures",
                     failures ? bad : "0", "max_failures", failures ? "3" : bad},
                    {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "c"},
@@ -712,20 +771,26 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
                 // pending, not active: with only active wrong it would add, and the
                 // queue's next clearing would take a job from under the checker)
       const std::int64_t which = prng.between(0, 4);
+      // A hash, or one time in three a string (seq excepted: a string is its type): EMQ §6
+      // refuses any type but a zset, and a check that looks for the one wrong type it
+      // expects (a hash) passes a string.
+      auto wrong_type = [&](const std::string& key) {
+        return key != seq && prng.chance(333) ? Call{"SET", key, "v"} : Call{"HSET", key, "f", "v"};
+      };
       if (which >= 2) {
         // done, dead or seq, which a verb reads only on its way to write it: a live lease of
         // c (budget 1 when dead is the key: its FAIL kills) and the verb that would write
         // the key; refused before any write (EMQ §6)
         const std::string& key = which == 2 ? done : which == 3 ? dead : seq;
         if (which == 3 && prng.chance(500)) {  // the sweep that would kill c meets dead a hash
-          return then({{"HSET", key, "f", "v"},
+          return then({wrong_type(key),
                        {"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures",
                         "3", "lease_epoch", t.run_id},
                        {"ZADD", active, "-1", "c"},
                        {"EMQ.STALLED.CHECK", b, "1"},
                        {"DEL", row}});
         }
-        return then({{"HSET", key, "f", "v"},
+        return then({wrong_type(key),
                      {"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures",
                       which == 3 ? "1" : "3", "lease_epoch", t.run_id},
                      {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "c"},
@@ -737,14 +802,14 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
       }
       const bool in_pending = which == 0;
       if (in_pending && prng.chance(250)) {  // a FAIL that would dead-letter meets pending a hash
-        return then({{"HSET", pending, "f", "v"},
+        return then({wrong_type(pending),
                      {"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures",
                       "1", "lease_epoch", t.run_id},
                      {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "c"},
                      {"EMQ.FAIL", b, "c", "1", "r"},
                      {"DEL", row}});
       }
-      return then({{"HSET", in_pending ? pending : active, "f", "v"},
+      return then({wrong_type(in_pending ? pending : active),
                    pick(prng, {in_pending ? Call{"EMQ.ADD", b, "c", "p"} : Call{"EMQ.COMPLETE", b, "c", "1"},
                                {"EMQ.CLAIM", b, lease}, {"EMQ.STATS", b}, {"EMQ.STALLED.CHECK", b, "1"},
                                {"EMQ.EXTEND", b, "c", "1", lease}, {"EMQ.EXTENDS", b, lease, "c", "1"}})});

@@ -65,7 +65,11 @@ std::vector<std::string> draw_fleet_call(Prng& prng, const OddTarget& target);
 // top, or not an integer), ghosts in pending (101, or 1001: one past the most one CLAIM
 // removes, EMQ §7), a row that says active while its id is not in active, a stamp that is
 // the run_id in upper case, more than 100 jobs for one CLAIM or one sweep, or a queue name,
-// job id and payload far longer than the fleet's (on a queue of their own). The calls in order;
+// job id and payload far longer than the fleet's (on a queue of their own); a set key that
+// holds a string, a row in active under a live deadline that says pending, done, dead or
+// no state, a lease expired by one ms and not yet swept, failures past 32 bits on a budget
+// of 0, a field name above 0x7f read by JOB, a lease verb under an ACL that denies a key
+// it does not write. The calls in order;
 // a call {"@DENY", key} is not a command but the runner's ACL for the one call after it
 // (the caller may not write `key`); when a call is refused, the setup ends with its last
 // call if that is a DEL (the rows it made are removed either way);

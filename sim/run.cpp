@@ -815,7 +815,11 @@ void Runner::on_odd() {
   // writes nothing; the read verbs answer): the world never demotes a server otherwise
   if (world_.prng().chance(50)) {
     world_.set_replica(true);
-    const Reply& reply = send_odd(draw_fleet_call(world_.prng(), t));
+    std::vector<std::string> replica_call = draw_fleet_call(world_.prng(), t);
+    // an ADD of a new id, or (one time in two, when its row exists) of the target's own: an
+    // ADD that would write nothing (0 on a primary) still meets the fence first
+    if (replica_call[0] == "EMQ.ADD" && t.exists && world_.prng().chance(500)) replica_call[2] = t.id;
+    const Reply& reply = send_odd(replica_call);
     if (reply.is_error() && reply.text().starts_with("READONLY EMQ")) saw("write-refused-on-a-replica");
     world_.set_replica(false);
     return;
