@@ -42,6 +42,22 @@ Call pick(Prng& prng, std::initializer_list<Call> calls) {
   return *(calls.begin() + prng.between(0, static_cast<std::int64_t>(calls.size()) - 1));
 }
 
+// `hset` with the field `name` set to `value` after the others; as it is when `value` is
+// empty (a row without that field).
+Call with_field(Call hset, const char* name, const std::string& value) {
+  if (!value.empty()) {
+    hset.push_back(name);
+    hset.push_back(value);
+  }
+  return hset;
+}
+
+// One of the four lease verbs on job c, token 1, on queue b (one draw).
+Call lease_verb_on_c(Prng& prng, const std::string& b, const std::string& lease) {
+  return pick(prng, {{"EMQ.EXTEND", b, "c", "1", lease}, {"EMQ.EXTENDS", b, lease, "c", "1"},
+                     {"EMQ.COMPLETE", b, "c", "1", "r"}, {"EMQ.FAIL", b, "c", "1", "r"}});
+}
+
 std::string upper_case(std::string s) {
   for (char& c : s) {
     if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
@@ -565,9 +581,7 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
         calls.push_back({"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0",
                          "max_failures", "3", "lease_epoch", t.run_id});
         if (in_pending) calls.push_back({"ZADD", pending, "1", "c"});
-        return then({pick(prng, {{"EMQ.EXTEND", b, "c", "1", lease}, {"EMQ.EXTENDS", b, lease, "c", "1"},
-                                 {"EMQ.COMPLETE", b, "c", "1", "r"}, {"EMQ.FAIL", b, "c", "1", "r"}}),
-                     {"DEL", row}});
+        return then({lease_verb_on_c(prng, b, lease), {"DEL", row}});
       }
       if (shape >= 250 && shape < 450) {
         // Rows EMQ §1 allows but no fleet writes: a row saying active whose id sits in
@@ -588,12 +602,9 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
         if (kind == 1) {
           static constexpr const char* odd_tokens[] = {"", "01", "+1", "001"};  // "": no attempts field
           const std::string held = odd_tokens[prng.between(0, 3)];
-          Call hset{"HSET", row, "state", "active", "payload", "p", "failures", "0", "max_failures", "3",
-                    "lease_epoch", t.run_id};
-          if (!held.empty()) {
-            hset.push_back("attempts");
-            hset.push_back(held);
-          }
+          const Call hset = with_field({"HSET", row, "state", "active", "payload", "p", "failures", "0",
+                                        "max_failures", "3", "lease_epoch", t.run_id},
+                                       "attempts", held);
           const std::string live_score = std::to_string(t.server_ms + t.lease_ms);
           if (prng.chance(500)) {
             // beside a sound live lease of its own id in one EXTENDS: [1 0], the live one
@@ -608,8 +619,7 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
           }
           return then({hset,
                        {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "c"},
-                       pick(prng, {{"EMQ.EXTEND", b, "c", "1", lease}, {"EMQ.EXTENDS", b, lease, "c", "1"},
-                                   {"EMQ.COMPLETE", b, "c", "1", "r"}, {"EMQ.FAIL", b, "c", "1", "r"}}),
+                       lease_verb_on_c(prng, b, lease),
                        {"DEL", row}});
         }
         // a budget of 0 (sound: a non-negative integer), with no failure yet or some already
@@ -625,10 +635,7 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
       }
       const bool not_active = shape < 250;
       const std::string live_score = std::to_string(t.server_ms + t.lease_ms);
-      auto lease_verb = [&] {
-        return pick(prng, {{"EMQ.EXTEND", b, "c", "1", lease}, {"EMQ.EXTENDS", b, lease, "c", "1"},
-                           {"EMQ.COMPLETE", b, "c", "1", "r"}, {"EMQ.FAIL", b, "c", "1", "r"}});
-      };
+      auto lease_verb = [&] { return lease_verb_on_c(prng, b, lease); };
       if (not_active && prng.chance(500)) {
         // The row says pending, done or dead, or has no state at all (a row an operator's
         // HDEL left), while its id sits in active at a live deadline with its token: not
@@ -636,12 +643,9 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
         // its budget sound, so only the state tells.
         static constexpr const char* states[] = {"pending", "done", "dead", ""};
         const std::string state = states[prng.between(0, 3)];
-        Call hset{"HSET", row, "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3",
-                  "lease_epoch", t.run_id};
-        if (!state.empty()) {
-          hset.push_back("state");
-          hset.push_back(state);
-        }
+        const Call hset = with_field({"HSET", row, "payload", "p", "attempts", "1", "failures", "0",
+                                      "max_failures", "3", "lease_epoch", t.run_id},
+                                     "state", state);
         return then({hset, {"ZADD", active, live_score, "c"}, lease_verb(), {"DEL", row}});
       }
       if (shape >= 450 && shape < 525) {
