@@ -318,14 +318,16 @@ std::vector<Call> two_id_setups(Prng& prng, const OddTarget& t, const std::strin
     case 0:  // CLAIM without COUNT of two pending jobs
       return then({{"EMQ.ADD", b, x, "p"}, {"EMQ.ADD", b, y, "p"}, {"EMQ.CLAIM", b, lease},
                    {"DEL", k.row(x), k.row(y)}});
-    case 1:  // a corrupt row behind a sound one
+    case 1:  // a corrupt row behind a sound one: claimed with it (refused), or past COUNT
+             // (COUNT 1, or none: x claimed, y never read, EMQ §4 walks only up to n)
       return then({{"HSET", k.row(x), "state", "pending", "payload", "p", "attempts", "0", "failures", "0",
                     "max_failures", "3"},
                    {"ZADD", pending, "1", x},
                    {"HSET", k.row(y), "state", "pending", "payload", "p", "attempts", bad, "failures", "0",
                     "max_failures", "3"},
                    {"ZADD", pending, "2", y},
-                   {"EMQ.CLAIM", b, lease, "COUNT", "2"},
+                   pick(prng, {{"EMQ.CLAIM", b, lease, "COUNT", "2"}, {"EMQ.CLAIM", b, lease, "COUNT", "2"},
+                               {"EMQ.CLAIM", b, lease, "COUNT", "1"}, {"EMQ.CLAIM", b, lease}}),
                    {"DEL", k.row(x), k.row(y)}});
     case 2:  // a row without payload claimed
       return then({{"HSET", k.row(x), "state", "pending", "attempts", "0", "failures", "0", "max_failures", "3"},
@@ -678,14 +680,17 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
                      {"EMQ.STALLED.CHECK", b, "5"},
                      {"DEL", row}});
       }
-      if (prng.chance(250)) {  // a sound member first and LIMIT 1: c lies past the LIMIT
+      if (prng.chance(250)) {  // a sound member first and LIMIT 1: c lies past the LIMIT; or
+                               // without LIMIT: c0 judged, then c refuses the whole sweep (a
+                               // refusal mid-walk: nothing written, nothing of it kept for the
+                               // next sweep)
         const std::string row0 = k.row("c0");
         return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3",
                       "lease_epoch", t.run_id, "stalled", bad},
                      {"HSET", row0, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3",
                       "lease_epoch", t.run_id},
                      {"ZADD", active, "-2", "c0", "-1", "c"},
-                     {"EMQ.STALLED.CHECK", b, "5", "LIMIT", "1"},
+                     prng.chance(500) ? Call{"EMQ.STALLED.CHECK", b, "5", "LIMIT", "1"} : Call{"EMQ.STALLED.CHECK", b, "5"},
                      {"DEL", row, row0}});
       }
       return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3",
@@ -800,7 +805,7 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
                      {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "c"},
                      prng.chance(250) ? Call{"EMQ.STATS", b}
                      : which == 2   ? Call{"EMQ.COMPLETE", b, "c", prng.chance(500) ? "2" : "1", "r"}
-                     : which == 3 ? Call{"EMQ.FAIL", b, "c", "1", "r"}
+                     : which == 3 ? Call{"EMQ.FAIL", b, "c", prng.chance(500) ? "2" : "1", "r"}  // 2: not live, still WRONGTYPE
                                   : pick(prng, {{"EMQ.FAIL", b, "c", "1", "r"}, {"EMQ.ADD", b, "n", "p"}}),
                      {"DEL", row}});
       }
@@ -810,7 +815,7 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
                      {"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures",
                       "1", "lease_epoch", t.run_id},
                      {"ZADD", active, std::to_string(t.server_ms + t.lease_ms), "c"},
-                     {"EMQ.FAIL", b, "c", "1", "r"},
+                     {"EMQ.FAIL", b, "c", prng.chance(500) ? "2" : "1", "r"},  // 2: not live, still WRONGTYPE (EMQ §6)
                      {"DEL", row}});
       }
       return then({wrong_type(in_pending ? pending : active),

@@ -281,9 +281,11 @@ namespace {
 // The opaque bytes a sloppy fleet sends (RunPlan::odd_calls): EMQ §1 keeps payload,
 // result and error as the bytes sent, so some are 0 bytes and some carry a NUL and a byte
 // above 0x7f. A core that reads them as C strings, takes "" for absent or refuses "" differs
-// only on such bytes, which a well-behaved fleet's "payload-N" and "ok" never are.
-constexpr std::string_view binary_payload{"pay\0load\xff", 9};
-constexpr std::string_view binary_text{"ok\0\xfe", 4};
+// only on such bytes, which a well-behaved fleet's "payload-N" and "ok" never are. Each
+// carries a CRLF too (inside the payload, at the end of the text): a core that cuts, trims
+// or normalises line ends, as a RESP-minded or log-minded refactor might, differs only here.
+constexpr std::string_view binary_payload{"pay\0lo\r\nad\xff", 11};
+constexpr std::string_view binary_text{"ok\0\xfe\r\n", 6};
 // Job jN's result or failure text in a sloppy fleet: by N, the usual text, none, or binary.
 std::string_view odd_text(std::string_view id, std::string_view usual) {
   int n = 0;
