@@ -391,7 +391,20 @@ void add_campaign(CLI::App& app) {
               << f.original.faults.size() << " -> " << f.shrunk.faults.size() << " faults, "
               << f.original.jobs << " -> " << f.shrunk.jobs << " jobs, " << f.original_calls << " -> "
               << f.shrunk_calls << " calls\n";
-    if (options.flight) options.flight->phase.store(static_cast<int>(properties::FlightPhase::files));
+    if (options.flight) {
+      options.flight->phase.store(static_cast<int>(properties::FlightPhase::files));
+      // The run again, alone in a fresh process: a failure that needs the runs before it in
+      // the same process is a core that keeps state between calls, and its files, replayed
+      // alone, may pass. Said here, where the engineer reads the failure.
+      const auto alone = properties::run_isolated(properties::campaign_plan(options.space, options.seed, f.run),
+                                                  args->run_timeout);
+      if (alone.how.end == properties::Supervised::End::exited && !alone.failed) {
+        std::cout << "  NOT REPRODUCIBLE ALONE: run " << f.run << " passes when run by itself in a fresh "
+                  << "process; it failed only after the runs before it in the same process: the core keeps "
+                     "state between calls (a static, a cache, a thread_local), and the files below may not "
+                     "replay\n";
+      }
+    }
     properties::FailureOptions write_options;
     write_options.progress = minimize_progress();
     const auto files = properties::write_failure(f.shrunk, args->out, "failure", f.violations, write_options);

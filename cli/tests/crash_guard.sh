@@ -5,9 +5,11 @@
 # the call in flight, shrunk (a crash), the same whatever the threads, filed (history up
 # to the call, plan, crash text, campaign.json, dashboard, JUnit); the history reproduces
 # the crash on the crashing core and, on the correct one, diverges at that call.
-#   crash_guard.sh SIM SIM_CRASHING SIM_HANGING WORK
+# And a failure that needs the runs before it in the same process (a core keeping state
+# between calls) is said to be so.
+#   crash_guard.sh SIM SIM_CRASHING SIM_HANGING WORK SIM_STATEFUL
 set -uo pipefail
-sim="$1" crashing="$2" hanging="$3" work="$4"
+sim="$1" crashing="$2" hanging="$3" work="$4" stateful="$5"
 rm -rf "$work"
 mkdir -p "$work"
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -99,4 +101,9 @@ cmp -s "$work/ok/campaign.json" "$work/ok_inproc/campaign.json" || fail "guarded
 rc=$?
 [[ $rc == 2 ]] || fail "--run-timeout -1: exit $rc, want 2"
 contains "$work/bad.out" "--run-timeout"
+# 7. A failure that does not reproduce alone: found, and said so.
+"$stateful" campaign --runs 2000 --seed 3 --out "$work/stateful" >"$work/stateful.out" 2>/dev/null
+rc=$?
+[[ $rc == 1 ]] || { cat "$work/stateful.out" >&2; fail "stateful: exit $rc, want 1"; }
+contains "$work/stateful.out" "NOT REPRODUCIBLE ALONE: run "
 echo "crash guard: all checks passed"
