@@ -14,6 +14,12 @@ using Call = std::vector<std::string>;
 constexpr std::int64_t ghosts_1001_per_mille = 250;
 // How often the ghost setup instead adds a ghost's id again (per mille).
 constexpr std::int64_t ghost_readded_per_mille = 250;
+// How often the many-jobs setup gives its ids runs of equal scores and bytes above 0x7f.
+constexpr std::int64_t ties_per_mille = 333;
+// How often the setup of an id in pending and active at once deletes its row (a ghost in both).
+constexpr std::int64_t ghost_in_both_per_mille = 500;
+// How often the long-lease setup puts a deadline in active by hand instead (+inf, past int64).
+constexpr std::int64_t hand_deadline_per_mille = 333;
 
 // Numbers no argument accepts (EMQ §6, §7): zero and below where the range starts at 1,
 // not a number, empty, a leading zero or sign, a fraction, a space, past int64, and past
@@ -108,20 +114,39 @@ std::vector<Call> many_jobs(Prng& prng, const OddTarget& t, const std::string& b
   const bool over_1000 = sweep && prng.chance(125);  // past LIMIT's default and COUNT's bound
   if (over_1000) n = static_cast<int>(prng.between(1001, 1010));
   const std::string upper = upper_case(t.run_id);
+  // Drawn after the draws above: one time in three the scores come in runs of equal ones (deadlines or orders: what one CLAIM's or one
+  // EXTENDS's leases share, what a sweep's requeues share) and each id carries, right after
+  // the common base, a byte of 0x01, 'a', 0x80 or 0xff, so a run's order is its ids' bytes
+  // (EMQ §1: ties by id bytes, unsigned); a sweep then has a LIMIT that may cut a run. The
+  // fleet's leases tie only among ids of ASCII digits and no sweep of it cuts a run: a core
+  // that orders ties by signed bytes, or lets LIMIT cut a run otherwise, passes without this.
+  const bool ties = prng.chance(ties_per_mille);
+  static constexpr char tie_bytes[] = {'\x01', 'a', '\x80', '\xff'};
+  // and a CLAIM, one time in three, over 257..300 of them (its EXTENDS below then has more
+  // than 255 live pairs)
+  if (!sweep && prng.chance(333)) n = static_cast<int>(prng.between(257, 300));
   // EVAL body numkeys set row... mode (id score stamp)...
   Call fill{"EVAL", fill_script, std::to_string(n + 1), sweep ? active : pending};
   Call args{sweep ? "active" : "pending"}, del{"DEL"};
+  std::vector<std::string> ids;
   for (int i = 0; i < n; ++i) {
-    const std::string id = base + std::to_string(i);
+    const std::string id = ties ? base + tie_bytes[(i * 7 + i / 4) % 4] + std::to_string(i) : base + std::to_string(i);
+    ids.push_back(id);
     fill.push_back(k.row(id));
     del.push_back(k.row(id));
     args.push_back(id);
-    args.push_back(std::to_string(sweep ? i - n : i + 1));  // expired: below any server time
+    if (ties) {
+      args.push_back(std::to_string(sweep ? -1 - (n - i) / 5 : 1 + i / 5));  // runs of five
+    } else {
+      args.push_back(std::to_string(sweep ? i - n : i + 1));  // expired: below any server time
+    }
     args.push_back(i % 3 == 0 ? t.run_id : i % 3 == 1 ? upper : std::string());
   }
   fill.insert(fill.end(), args.begin(), args.end());
   std::vector<Call> calls{k.clear(), fill};
-  if (sweep) {
+  if (sweep && ties && !over_1000) {
+    calls.push_back({"EMQ.STALLED.CHECK", b, prng.chance(500) ? "1" : "5", "LIMIT", std::to_string(prng.between(2, n - 1))});
+  } else if (sweep) {
     if (over_1000) {
       calls.push_back({"EMQ.STALLED.CHECK", b, "5", "LIMIT", prng.chance(500) ? "10000" : std::to_string(n)});
     } else {
@@ -134,6 +159,20 @@ std::vector<Call> many_jobs(Prng& prng, const OddTarget& t, const std::string& b
       calls.push_back({"EMQ.CLAIM", b, std::to_string(t.lease_ms)});  // no COUNT: one
     } else {
       calls.push_back({"EMQ.CLAIM", b, std::to_string(t.lease_ms), "COUNT", std::to_string(count)});
+    }
+    // Then, one time in two, an EXTENDS of every one of them with token 1 and a longer lease
+    // (the setup's calls share one instant: the CLAIM's lease again would write nothing new):
+    // live for those the CLAIM took (up to all 101..300: past 100 and 255 live pairs in one
+    // call), 0 for the rest (EMQ §4: every live pair re-scored and stamped). The fleet extends
+    // only what one worker holds, a dozen or so: a core that answers or writes only the first
+    // hundred (or 255) pairs passes without this.
+    if (prng.chance(500)) {
+      Call extends{"EMQ.EXTENDS", b, std::to_string(2 * t.lease_ms)};
+      for (const std::string& id : ids) {
+        extends.push_back(id);
+        extends.push_back("1");
+      }
+      calls.push_back(extends);
     }
   }
   calls.push_back(del);
@@ -429,6 +468,14 @@ std::vector<Call> rare_rows(Prng& prng, const OddTarget& t, const std::string& b
                    {"EMQ.CLAIM", b, lease, "COUNT", "2"},
                    {"DEL", row}});
     case 1:  // an id in pending and in active at once
+      if (prng.chance(ghost_in_both_per_mille)) {
+        // its row gone too (the first DEL took it): a ghost in both sets. The sweep removes
+        // it from active only, a CLAIM from pending only (EMQ §4, §5: nothing else is
+        // written); a core that "removes a ghost everywhere" passes without this.
+        return then({{"ZADD", active, sweep ? "-1" : live_score, id},
+                     {"ZADD", pending, "1", id},
+                     sweep ? Call{"EMQ.STALLED.CHECK", b, "5"} : Call{"EMQ.CLAIM", b, lease, "COUNT", "2"}});
+      }
       if (sweep) {
         return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0",
                       "max_failures", "3", "lease_epoch", t.run_id},
@@ -489,6 +536,20 @@ std::vector<Call> rare_rows(Prng& prng, const OddTarget& t, const std::string& b
                    {"DEL", k.row(bid)}});
     }
     case 6: {  // a long lease granted by CLAIM: 2^31 ms, 2^32 + 1 ms, or up to the 2^53-1 bound
+      if (prng.chance(hand_deadline_per_mille)) {
+        // or a deadline no verb writes, put in active by hand (an operator pinning a lease):
+        // +inf, 1e300 or 2^63 and more, past what an int64 holds. Live (EMQ §3: deadline >=
+        // now; the row's state and token match): its verb extends, completes or fails it. The
+        // verbs' deadlines are whole ms below 2^53: a core that reads a deadline as an int64
+        // passes every run without this.
+        static constexpr const char* far[] = {"+inf", "1e300", "9223372036854775808", "1.8e19"};
+        return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0",
+                      "max_failures", "3", "lease_epoch", t.run_id},
+                     {"ZADD", active, far[prng.between(0, 3)], id},
+                     pick(prng, {{"EMQ.COMPLETE", b, id, "1", "r"}, {"EMQ.FAIL", b, id, "1", "r"},
+                                 {"EMQ.EXTEND", b, id, "1", lease}, {"EMQ.EXTENDS", b, lease, id, "1"}}),
+                     {"DEL", row}});
+      }
       const std::int64_t r = prng.between(0, 2);
       const std::string long_lease = r == 0 ? "2147483648" : r == 1 ? "4294967297" : std::to_string(score_max - t.server_ms);
       return then({{"EMQ.ADD", b, id, "p"},
