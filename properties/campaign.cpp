@@ -220,7 +220,6 @@ CampaignResult run_campaign(const CampaignOptions& options,
 IsolatedRun run_isolated(const sim::RunPlan& plan, double timeout_s) {
   Flight& flight = shared_flight();
   reset(flight);
-  flight.record_argv.store(true);
   IsolatedRun out;
   out.how = supervise(
       [&] {
@@ -244,19 +243,10 @@ IsolatedRun run_isolated(const sim::RunPlan& plan, double timeout_s) {
 namespace {
 
 std::string crash_facts(const IsolatedRun& run, double timeout_s) {
-  std::string printable;
-  for (unsigned char c : run.argv) {
-    if (c >= 0x20 && c < 0x7f) {
-      printable += static_cast<char>(c);
-    } else {
-      static const char* hex = "0123456789abcdef";
-      printable += "\\x";
-      printable += hex[c >> 4];
-      printable += hex[c & 15];
-    }
-  }
-  if (run.argv.size() >= FlightLane::argv_max) printable += " ...";
-  const std::string call = run.call > 0 ? "call " + std::to_string(run.call) + " (" + printable + ")"
+  // the call's bytes as they are, like any violation's facts (describe_line() escapes them)
+  std::string words = run.argv;
+  if (run.argv.size() >= FlightLane::argv_max) words += " ...";
+  const std::string call = run.call > 0 ? "call " + std::to_string(run.call) + " (" + words + ")"
                                         : "no call (before the first)";
   if (run.how.end == Supervised::End::hung) {
     char seconds[32];

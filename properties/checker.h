@@ -100,7 +100,7 @@ class Checker final : public sim::WorldObserver {
   const StateGraph& graph() const { return graph_; }
 
   // The crash guard's lane (crash_guard.h): before each call the checker stores the
-  // call's history index there, and (lane's flight record_argv) its words, so that a
+  // call's history index there, and (record_argv) its words, so that a
   // core that crashes the process or never returns still names the call it was in.
   void set_lane(FlightLane* lane, bool record_argv) {
     lane_ = lane;

@@ -46,7 +46,6 @@ Flight& shared_flight() {
 void reset(Flight& flight) {
   flight.phase.store(0);
   flight.failing_run.store(-1);
-  flight.record_argv.store(false);
   for (FlightLane& l : flight.lanes) {
     l.run.store(-1);
     l.started_ms.store(0);

@@ -24,8 +24,8 @@ struct FlightLane {
   std::atomic<std::int64_t> started_ms{0};  // steady-clock ms when it (or a shrink candidate) started
   std::atomic<std::int64_t> call{0};        // the history index of the call in flight (1-based), 0 before the first
   std::atomic<std::int64_t> true_ms{0};     // the world's true time at that call
-  // The call in flight, its words joined by spaces and cut at argv_max (only while
-  // Flight::record_argv: a probe of one run, not the campaign's every call).
+  // The call in flight, its words joined by spaces and cut at argv_max (only when the
+  // checker's set_lane asks for them: a probe of one run, not the campaign's every call).
   std::atomic<std::uint32_t> argv_size{0};
   char argv[argv_max] = {};
 };
@@ -36,7 +36,6 @@ struct Flight {
   static constexpr int lanes_max = 256;  // campaign --parallel's bound
   std::atomic<int> phase{0};             // a FlightPhase
   std::atomic<int> failing_run{-1};      // the run being shrunk (phase shrinking or files)
-  std::atomic<bool> record_argv{false};
   FlightLane lanes[lanes_max];
 
   void start(int lane, int run);  // lane's run begins (or a new candidate of it)
