@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <limits>
+#include <optional>
 #include <string>
 
 #include "properties/campaign.h"
@@ -28,26 +30,85 @@ extern const char* const trafikey_mutant_invariant;
 #define TRAFIKEY_MUTANT trafikey_mutant_name
 #define TRAFIKEY_MUTANT_INVARIANT trafikey_mutant_invariant
 
+namespace {
+const char* const usage =
+    "usage: %s [--runs N] [--calls-max C] [--seed S] [--reach]\n"
+    "  the self-test: a campaign of N runs (default 300) with seed S (default the properties'\n"
+    "  CI seed, 20261129) must catch this mutant by its declared invariant at the first call\n"
+    "  that breaks anything, shrink it, and minimize its history to at most C calls\n"
+    "  (default 8), 1-minimal.\n"
+    "  --reach: only the catch, neither shrunk nor minimized (reach.sh runs it over seeds):\n"
+    "  exit 0 when caught, saying whether its first failing call broke the declared invariant\n";
+
+// A whole non-negative decimal number within [lo, hi], or nullopt.
+std::optional<long long> number(const char* text, long long lo, long long hi) {
+  if (!text || !*text) return std::nullopt;
+  long long n = 0;
+  for (const char* p = text; *p; ++p) {
+    if (*p < '0' || *p > '9' || n > (hi - (*p - '0')) / 10) return std::nullopt;
+    n = n * 10 + (*p - '0');
+  }
+  if (n < lo) return std::nullopt;
+  return n;
+}
+}  // namespace
+
 int main(int argc, char** argv) {
   int runs = 300;
   long long calls_max = 8;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  std::uint64_t seed = 20261129;  // the properties' CI seed
+  bool reach = false;
+  for (int i = 1; i < argc; ++i) {
     const std::string flag = argv[i];
-    if (flag == "--runs") runs = std::atoi(argv[i + 1]);
-    else if (flag == "--calls-max") calls_max = std::atoll(argv[i + 1]);
+    if (flag == "--help" || flag == "-h") {
+      std::printf(usage, argv[0]);
+      return 0;
+    }
+    if (flag == "--reach") {
+      reach = true;
+      continue;
+    }
+    long long hi = 0;
+    if (flag == "--runs") hi = 100000000;
+    else if (flag == "--calls-max") hi = 1000000;
+    else if (flag == "--seed") hi = std::numeric_limits<long long>::max();
     else {
-      std::fprintf(stderr, "usage: %s [--runs N] [--calls-max C]\n", argv[0]);
+      std::fprintf(stderr, "%s: unknown argument '%s'\n", argv[0], flag.c_str());
+      std::fprintf(stderr, usage, argv[0]);
       return 2;
     }
+    const char* value = i + 1 < argc ? argv[++i] : nullptr;
+    const auto n = number(value, flag == "--seed" ? 0 : 1, hi);
+    if (!n) {
+      std::fprintf(stderr, "%s: %s needs a whole number from %d to %lld, got '%s'\n", argv[0], flag.c_str(),
+                   flag == "--seed" ? 0 : 1, hi, value ? value : "(nothing)");
+      return 2;
+    }
+    if (flag == "--runs") runs = static_cast<int>(*n);
+    else if (flag == "--calls-max") calls_max = *n;
+    else seed = static_cast<std::uint64_t>(*n);
   }
   trafikey::properties::CampaignOptions options;
   options.runs = runs;
-  options.seed = 20261129;  // the properties' CI seed
+  options.seed = seed;
   options.determinism_every = 0;
+  if (reach) options.shrink_budget = 0;
   const auto result = trafikey::properties::run_campaign(options, {});
   if (!result.failure) {
     std::printf("mutant %s: NOT CAUGHT in %d runs\n", TRAFIKEY_MUTANT, result.passed);
     return 1;
+  }
+  if (reach) {
+    // the run as generated: the declared invariant among what its first failing call broke
+    const auto& f = *result.failure;
+    const auto& v = f.violations;
+    const bool declared = std::any_of(v.begin(), v.end(), [&](const auto& x) {
+      return x.call == v.front().call && x.invariant == TRAFIKEY_MUTANT_INVARIANT;
+    });
+    std::printf("mutant %s: seed %llu: caught by %s in run %d (%d runs needed)%s\n", TRAFIKEY_MUTANT,
+                static_cast<unsigned long long>(seed), f.invariant.c_str(), f.run, f.run + 1,
+                declared ? "" : ", which is not the declared invariant at that call");
+    return 0;
   }
   const auto& f = *result.failure;
   const auto rerun = trafikey::properties::run_checked(f.shrunk, true);
