@@ -79,4 +79,22 @@ std::vector<std::string> draw_fleet_call(Prng& prng, const OddTarget& target);
 // misreads one passes every run.
 std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddTarget& target);
 
+// A setup of the same form (on the same queue of its own, the same runner) at the numbers and
+// names past the few values the fleet writes: FAIL and the sweep against budgets of two
+// digits or more (10, 11, 20, 100, 1000, 2^16, 10^6) with counts just below them or ending
+// in 9; a live lease holding a token of two digits or past 2^31, 2^32, 2^53 met by a lease
+// verb with that token or one 1 or 2^32 off; a CLAIM of a row whose attempts ends in 9 or
+// lies past 2^31, then its token used; an id, a payload and a result or failure text that
+// look like numbers (10, 007, -1, 1e3, past int64), added with MAXFAILURES at its bounds; a
+// row with fields named near EMQ §1's (a prefix of one, upper case, sharing 12 bytes,
+// differing after a NUL), or with more than its eleven, read by JOB; a counter with a space,
+// line end or NUL after it met by CLAIM, FAIL or the sweep, and seq so (or "05", "+5") met by
+// ADD. The fleet's
+// budgets are 1..4, its tokens below a dozen, its ids jN, its texts short and not numeric:
+// a core that compares counters as text, narrows a token or a budget to 16 or 32 bits or a
+// double, bumps a counter's text with a wrong carry, answers a numeric bulk as an integer,
+// sorts JOB's fields other than by bytes, or reads counters through a lax parser passes every
+// run without these.
+std::vector<std::vector<std::string>> draw_value_edges(Prng& prng, const OddTarget& target);
+
 }  // namespace trafikey::sim

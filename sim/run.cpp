@@ -4,7 +4,9 @@
 #include <array>
 #include <charconv>
 #include <cstring>
+#include <limits>
 #include <memory>
+#include <optional>
 #include <queue>
 #include <vector>
 
@@ -286,15 +288,51 @@ namespace {
 // or normalises line ends, as a RESP-minded or log-minded refactor might, differs only here.
 constexpr std::string_view binary_payload{"pay\0lo\r\nad\xff", 11};
 constexpr std::string_view binary_text{"ok\0\xfe\r\n", 6};
-// Job jN's result or failure text in a sloppy fleet: by N, the usual text, none, or binary.
-std::string_view odd_text(std::string_view id, std::string_view usual) {
+// Lengths at the edges of the buffers and small-string paths an implementation may keep
+// (16, 23, 32, 64, 128, 256, 512, 1024 bytes, a C string's NUL on top of each), and texts
+// that look like numbers (EMQ §1: opaque bytes all the same): some of a sloppy fleet's
+// payloads, results and failure texts take them. The fleet's own are 2 to 23 bytes, its
+// odd setups' 0, 4095 and more, and none is ever numeric: a core that cuts, pads or
+// converts a value only at one of these lengths, or answers "10" or "007" as an integer,
+// passes every run without them.
+constexpr std::size_t edge_lengths[] = {15, 16, 17, 22, 23, 24, 31, 32, 33, 63, 64, 65,
+                                        127, 128, 255, 256, 257, 511, 512, 1023, 1024, 1025};
+constexpr std::string_view numeric_texts[] = {"0", "7", "10", "007", "-1", "-0", "+5", "1e3", "1.0",
+                                              "9223372036854775807", "18446744073709551616"};
+// The k-th such value: an edge length (bytes that differ along it, so a cut or a shift
+// shows) three times in four, else a numeric text.
+std::string edge_value(std::uint64_t k) {
+  if (k % 4 == 3) return std::string(numeric_texts[(k / 4) % std::size(numeric_texts)]);
+  std::string s(edge_lengths[k % std::size(edge_lengths)], 'a');
+  for (std::size_t i = 0; i < s.size(); ++i) s[i] = static_cast<char>('a' + (i + k) % 26);
+  return s;
+}
+// The job number N of "jN" (0 for anything else).
+int job_number(std::string_view id) {
   int n = 0;
   if (id.size() > 1) std::from_chars(id.data() + 1, id.data() + id.size(), n);
-  switch (n % 3) {
+  return n;
+}
+// Job jN's result or failure text in a sloppy fleet: by N, none, binary, or (N = 0 or 3 mod 4)
+// an edge value drawn by N and the plan's seed. (The well-behaved fleet's is "ok" or "worker
+// reported failure".)
+std::string odd_text(std::string_view id, std::uint64_t seed) {
+  const int n = job_number(id);
+  switch (n % 4) {
     case 1: return {};
-    case 2: return binary_text;
-    default: return usual;
+    case 2: return std::string(binary_text);
+    default: return edge_value(seed + static_cast<std::uint64_t>(n));
   }
+}
+
+// Text a careless reply or store might take for a number: a sign, digits, a point or an
+// exponent, and a digit among them ("10", "007", "-1", "1e3", "1.0").
+bool looks_numeric(std::string_view s) {
+  return !s.empty() && s.find_first_not_of("0123456789+-.e") == std::string_view::npos &&
+         s.find_first_of("0123456789") != std::string_view::npos;
+}
+bool at_buffer_edge(std::size_t n) {
+  return n == 16 || n == 23 || n == 32 || n == 64 || n == 255 || n == 256 || n == 1024;
 }
 
 bool one_char_apart(std::string_view a, std::string_view b) {
@@ -331,12 +369,20 @@ void Runner::look_before_call(Args argv) {
     const std::string& run_id = world_.run_ids()[static_cast<std::size_t>(world_.incarnation())];
     std::int64_t limit = 1000;
     if (argv.size() >= 5) std::from_chars(argv[4].data(), argv[4].data() + argv[4].size(), limit);
+    const std::optional<std::int64_t> budget = argv.size() >= 3 ? parse_int64(argv[2]) : std::nullopt;
+    bool past_9 = false;
     for (const auto& [score, member] : active->order) {
       if (score == now) at_deadline = true;
       if (!(score < now)) break;
       ++expired;
       if (const Keyspace::Hash* row = data.hash_at(keys.row(member), wrong)) {
         const std::string* stamp = Keyspace::hash_field(*row, "lease_epoch");
+        // a counted lease with some stalls already, judged against a budget of two digits
+        const std::string* stalled = Keyspace::hash_field(*row, "stalled");
+        if (budget && *budget >= 10 && stamp && *stamp == run_id && stalled && parse_int64(*stalled).value_or(0) >= 1 &&
+            expired <= limit) {
+          past_9 = true;
+        }
         if (stamp && one_char_apart(*stamp, run_id)) near = true;
         // the run_id in another case: another process's stamp (EMQ §2, byte-wise)
         if (stamp && *stamp != run_id && equals_ignore_case(*stamp, run_id) && expired <= limit) case_stamp = true;
@@ -347,6 +393,7 @@ void Runner::look_before_call(Args argv) {
       }
     }
     if (at_deadline) saw("sweep-at-a-deadline");
+    if (past_9) saw("budget-past-9-judged");
     if (near) saw("sweep-met-near-epoch");
     if (unstamped) saw("unstamped-row-swept");
     if (empty_lane) saw("sweep-met-empty-group-lane");
@@ -401,6 +448,23 @@ void Runner::look_before_call(Args argv) {
         break;
       }
     }
+    // a token past 2^31 for an id in active (EMQ §7: tokens run to 2^63-1)
+    for (std::size_t i = first; active && i + 1 < argv.size(); i += verb == "EMQ.EXTENDS" ? 2 : argv.size()) {
+      if (parse_int64(argv[i + 1]).value_or(0) > std::numeric_limits<std::int32_t>::max() && active->scores.find(argv[i])) {
+        saw("lease-verb-token-past-2-31");
+        break;
+      }
+    }
+    // a FAIL of a lease whose budget has two digits, with a failure already counted
+    if (verb == "EMQ.FAIL" && argv.size() >= 3 && active && active->scores.find(argv[2])) {
+      if (const Keyspace::Hash* row = data.hash_at(keys.row(argv[2]), wrong)) {
+        const std::string* failures = Keyspace::hash_field(*row, "failures");
+        const std::string* budget = Keyspace::hash_field(*row, "max_failures");
+        if (failures && budget && parse_int64(*failures).value_or(0) >= 1 && parse_int64(*budget).value_or(0) >= 10) {
+          saw("budget-past-9-judged");
+        }
+      }
+    }
   }
 }
 
@@ -441,7 +505,29 @@ void Runner::look_after_call(const CallRecord& rec) {
       const std::string_view payload = item.items()[2].text();
       if (payload.empty()) saw("claimed-empty-payload");
       if (payload.find('\0') != std::string_view::npos) saw("claimed-binary-payload");
+      if (looks_numeric(item.items()[0].text()) || looks_numeric(payload)) saw("numeric-looking-value-claimed");
     }
+  }
+  // a JOB that lists a field EMQ §1 does not name (its place is by bytes, EMQ §4)
+  if (verb == "EMQ.JOB" && rec.reply.kind() == Reply::Kind::array) {
+    static constexpr std::string_view listed[] = {"state", "payload", "attempts", "failures", "max_failures", "stalled",
+                                                  "lease_epoch", "result", "error", "dead_reason", "group"};
+    for (std::size_t i = 0; i < rec.reply.items().size(); i += 2) {
+      if (std::find(std::begin(listed), std::end(listed), rec.reply.items()[i].text()) == std::end(listed)) {
+        saw("job-read-unlisted-field");
+        break;
+      }
+    }
+  }
+  if (verb == "EMQ.STATS" && rec.reply.kind() == Reply::Kind::array &&
+      std::any_of(rec.reply.items().begin(), rec.reply.items().end(), [](const Reply& r) { return r.as_integer() > 255; })) {
+    saw("stats-counted-over-255");
+  }
+  // a payload, result or failure text written at a buffer's edge length
+  if (rec.reply.kind() == Reply::Kind::integer && rec.reply.as_integer() != 0 &&
+      ((verb == "EMQ.ADD" && rec.argv.size() >= 4 && at_buffer_edge(rec.argv[3].size())) ||
+       ((verb == "EMQ.COMPLETE" || verb == "EMQ.FAIL") && rec.argv.size() == 5 && at_buffer_edge(rec.argv[4].size())))) {
+    saw("text-at-a-buffer-edge");
   }
   // a COMPLETE or FAIL that took its lease, with a text of 0 bytes or with a NUL in it
   if ((verb == "EMQ.COMPLETE" || verb == "EMQ.FAIL") && rec.argv.size() == 5 &&
@@ -475,6 +561,8 @@ void Runner::on_add(const Event& e) {
     argv_.add("");  // a sloppy fleet: a payload of 0 bytes
   } else if (sloppy() && e.actor % 5 == 3) {
     argv_.add(binary_payload);
+  } else if (sloppy() && e.actor % 5 == 4) {  // an edge length or a numeric text
+    argv_.add(edge_value(plan_.seed * 7 + static_cast<std::uint64_t>(e.actor / 5)));
   } else {
     argv_.add("payload-", e.actor);
   }
@@ -607,7 +695,7 @@ void Runner::on_finish(const Event& e) {
   const CallRecord* sent = nullptr;
   if (world_.prng().chance(plan_.fail_per_mille)) {
     // no script stands for FAIL: the scripted executor fails natively too
-    sent = &call(w.name, argv_.clear().add("EMQ.FAIL").add(queue).add(id).add(h->token).add(sloppy() ? odd_text(id, "worker reported failure") : "worker reported failure"));
+    sent = &call(w.name, argv_.clear().add("EMQ.FAIL").add(queue).add(id).add(h->token).add(sloppy() ? odd_text(id, plan_.seed) : "worker reported failure"));
   } else if (w.scripted) {
     const QueueKeys keys(queue);
     script_argv(ExecutorScript::complete, 3).add(keys.active()).add(keys.done()).add(keys.row(id));
@@ -617,8 +705,8 @@ void Runner::on_finish(const Event& e) {
     argv_.clear().add("EMQ.COMPLETE").add(queue).add(id).add(h->token);
     if (!sloppy()) {
       argv_.add("ok");
-    } else if (h->token % 2 == 1) {  // a sloppy fleet: no result, or an empty or binary one
-      argv_.add(odd_text(id, "ok"));
+    } else if (h->token % 2 == 1) {  // a sloppy fleet: no result, or an empty, binary or edge one
+      argv_.add(odd_text(id, plan_.seed));
     }
     sent = &call(w.name, argv_);
   }
@@ -782,13 +870,15 @@ void Runner::on_odd() {
   // list of ghosts on a queue of its own (a setup costs up to a few hundred calls). One in
   // ten was too few for the catalog it has grown into: over seeds 1-5 the mutants needed
   // 82 runs (geometric mean of the medians) and one was missed in 8000
-  // (properties/mutants/reach.sh); now 31, and none needs more than 2900. With the
-  // odd client in half the runs (PlanSpace::odd_per_mille) and the ACL below at one in
-  // five, a campaign makes 22% more calls.
-  if (world_.prng().chance(250)) {
+  // (properties/mutants/reach.sh); then 31, and none more than 2900. With the odd client
+  // in half the runs (PlanSpace::odd_per_mille) and the ACL below at one in five, a
+  // campaign makes 22% more calls. One in twenty of the rest sets up numbers and names at
+  // their edges (draw_value_edges).
+  const bool corruption = world_.prng().chance(250);
+  if (corruption || world_.prng().chance(50)) {
     // a setup call refused (no module, a replica) or an ADD that added nothing ends it:
     // what follows would meet keys the setup did not make
-    const auto calls = draw_odd_corruption(world_.prng(), t);
+    const auto calls = corruption ? draw_odd_corruption(world_.prng(), t) : draw_value_edges(world_.prng(), t);
     std::string deny;
     for (const auto& c : calls) {
       if (c[0] == "@DENY") {  // the next call goes out under an ACL denying this key
@@ -1123,7 +1213,9 @@ const std::vector<std::string>& situation_names() {
       "extends-at-1000-pairs",       "odd-bytes-name-answered", "write-refused-on-a-replica",
       "write-refused-by-acl",        "write-refused-by-acl-on-a-row", "lease-verb-met-row-off-active",
       "claim-granted-over-100",      "sweep-default-limit-over-100", "sweep-met-stamp-differing-in-case",
-      "long-names-written",          "long-payload-added"};
+      "long-names-written",          "long-payload-added",   "budget-past-9-judged",
+      "lease-verb-token-past-2-31",  "numeric-looking-value-claimed", "job-read-unlisted-field",
+      "stats-counted-over-255",      "text-at-a-buffer-edge"};
   return names;
 }
 

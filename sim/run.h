@@ -87,6 +87,17 @@ struct RunSummary {
 //   add-of-an-existing-id       an ADD answering 0 (the row exists)
 //   add-without-maxfailures     a job added without MAXFAILURES (the default budget)
 //   complete-without-result     a COMPLETE without result answering 1
+//   (and more since, each named where run.cpp counts it; red team 9a's:)
+//   budget-past-9-judged        a FAIL of a live lease whose max_failures has two digits or
+//                               more with a failure counted, or a sweep with such a
+//                               max_stalled over a counted lease already stalled
+//   lease-verb-token-past-2-31  EXTEND, EXTENDS, COMPLETE or FAIL with a token past 2^31 for
+//                               an id in active
+//   numeric-looking-value-claimed  a CLAIM answering an id or payload such as 10, 007, -1
+//   job-read-unlisted-field     a JOB answering a field EMQ §1's table does not name
+//   stats-counted-over-255      a STATS answering a count past 255
+//   text-at-a-buffer-edge       a payload, result or failure text of 16, 23, 32, 64, 255,
+//                               256 or 1024 bytes written
 const std::vector<std::string>& situation_names();
 
 RunSummary run_plan(const RunPlan& plan, const RunOptions& options = {});
