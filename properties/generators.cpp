@@ -182,6 +182,15 @@ rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space) {
       constexpr std::int64_t wall_clock_ms = 1'600'000'000'000;  // September 2020
       plan.faults.push_back({0, FaultKind::clock_step, wall_clock_ms + std::int64_t{share(1000)} * 100'000'000, -1});
     }
+    // after that (see PlanSpace::long_lived_queue_per_mille): seq just below a power of two
+    // an order crosses within the run, or anywhere between 2^24 and 2^53
+    if (share(1000) >= 1000 - space.long_lived_queue_per_mille) {
+      static constexpr std::int64_t crossings[]{std::int64_t{1} << 24, std::int64_t{1} << 31, std::int64_t{1} << 32,
+                                                std::int64_t{1} << 53};
+      const int band = share(5);  // shrinks to the first crossing
+      plan.seq_start = band < 4 ? crossings[band] - 1 - share(8)
+                                : (std::int64_t{1} << 24) + std::int64_t{share(1000000)} * 9'000'000'000 + share(1000);
+    }
     std::stable_sort(plan.faults.begin(), plan.faults.end(),
                      [](const Fault& a, const Fault& b) { return a.at_ms < b.at_ms; });
     return plan;

@@ -76,6 +76,14 @@ struct PlanSpace {
   // bits, or compares it as a float, passes every run. Drawn after everything else (the
   // plans without it stay as they were); shrinks toward none.
   std::int64_t wall_clock_per_mille = 100;
+  // A share of runs whose queues are long-lived (RunPlan::seq_start): every queue's seq
+  // stands just below 2^24, 2^31, 2^32 or 2^53, or anywhere between 2^24 and 2^53, before
+  // the first ADD, so the run's ADDs and requeueing FAILs order jobs past the integers a
+  // float holds exactly (and, near 2^53, past those a double holds). Every other run's seq
+  // counts from 1 to a few dozen (the odd client's setups add a handful at int64's top), so
+  // without this a core that carries an order through a float passes every run. Drawn after
+  // everything else (the plans without it stay as they were); shrinks toward none.
+  std::int64_t long_lived_queue_per_mille = 100;
 };
 
 // Every fault kind, the campaign's space.

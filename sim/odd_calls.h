@@ -97,4 +97,17 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
 // run without these.
 std::vector<std::vector<std::string>> draw_value_edges(Prng& prng, const OddTarget& target);
 
+// A lease written by hand at the edge of its live window, then one verb that judges it (a
+// queue of its own, the target's name + "-edge", cleared first; the row deleted last). The
+// deadline is now itself (live: EMQ §3, deadline >= now; the sweep leaves it, §5), one ms
+// before now (expired: every lease verb answers 0, the sweep takes it), or half a ms either
+// side of now (a deadline a script computed from TIME's microseconds: expired below now, live
+// above); the row sound and stamped by this process, its budget 1 or 3; the verb one of
+// EXTEND, EXTENDS (now and then naming the id twice, with its token or a token it never
+// held), COMPLETE (with a result or without), FAIL and STALLED.CHECK (at max_stalled 1 or 5).
+// The fleet lands on a deadline only by the grid's chance and never between two whole ms:
+// without this a verb whose own live window is one ms off at one end, or a sweep that takes
+// "expired" to mean "at or before the last whole ms", passes nearly every run.
+std::vector<std::vector<std::string>> draw_odd_boundary(Prng& prng, const OddTarget& target);
+
 }  // namespace trafikey::sim

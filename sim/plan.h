@@ -113,6 +113,13 @@ struct RunPlan {
   // otherwise (ADD without MAXFAILURES or with it in lower case, COUNT and LIMIT in lower
   // case, COMPLETE without result). Written to the plan's JSON only when not 0.
   int odd_calls = 0;
+  // A long-lived queue: at the start every queue's `seq` already stands at this value (an
+  // operator's SET, as a queue that has taken millions of jobs holds), so every ADD and every
+  // requeueing FAIL orders its job past 2^24 (the last integer a float holds exactly), past
+  // 2^31 or 2^32, or across 2^53 (where a score, a double, stops holding every integer:
+  // EMQ §1 scores are the zset's doubles). 0: none, seq starts where INCR starts it. Written to
+  // the plan's JSON only when not 0.
+  std::int64_t seq_start = 0;
 
   bool operator==(const RunPlan&) const = default;
   // The simulated time the liveness phase may take to drain every job: a stated bound

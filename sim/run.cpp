@@ -125,7 +125,8 @@ class Runner {
         options_(options),
         world_(WorldOptions{plan.seed, plan.persistence, plan.snapshot_interval_ms,
                             plan.replication_lag_ms, options.keep_history_text,
-                            plan.near_epoch_per_mille}) {
+                            plan.near_epoch_per_mille}),
+        edge_prng_(plan.seed ^ 0x65646765ULL) {  // "edge"
     for (int i = 0; i < std::max(1, plan.queues); ++i) queue_names_.push_back(plan.queue_name(i));
     claimed_from_.assign(queue_names_.size(), false);
   }
@@ -277,6 +278,11 @@ class Runner {
   std::map<std::string, std::int64_t> situations_;
   std::vector<std::string> queue_names_;  // plan_.queue_name(0..queues-1)
   std::vector<bool> claimed_from_;        // a CLAIM got a job from this queue
+  // The odd client's edge probes (draw_odd_boundary) draw from a stream of their own, seeded
+  // from the run's seed as the plan's stream is (sim/plan.cpp): the same seed gives the same
+  // probes, and every other draw of the run, the odd client's included, stays what it was
+  // before the probes existed (their calls touch only a queue of their own).
+  Prng edge_prng_;
 };
 
 namespace {
@@ -371,8 +377,11 @@ void Runner::look_before_call(Args argv) {
     if (argv.size() >= 5) std::from_chars(argv[4].data(), argv[4].data() + argv[4].size(), limit);
     const std::optional<std::int64_t> budget = argv.size() >= 3 ? parse_int64(argv[2]) : std::nullopt;
     bool past_9 = false;
+    bool one_ms_past = false, fractional = false;
     for (const auto& [score, member] : active->order) {
       if (score == now) at_deadline = true;
+      if (score == now - 1) one_ms_past = true;
+      if (score > now - 1 && score < now + 1 && score != now) fractional = true;
       if (!(score < now)) break;
       ++expired;
       if (const Keyspace::Hash* row = data.hash_at(keys.row(member), wrong)) {
@@ -393,6 +402,8 @@ void Runner::look_before_call(Args argv) {
       }
     }
     if (at_deadline) saw("sweep-at-a-deadline");
+    if (one_ms_past) saw("sweep-one-ms-past-a-deadline");
+    if (fractional) saw("sweep-at-a-fractional-deadline");
     if (past_9) saw("budget-past-9-judged");
     if (near) saw("sweep-met-near-epoch");
     if (unstamped) saw("unstamped-row-swept");
@@ -448,6 +459,14 @@ void Runner::look_before_call(Args argv) {
         break;
       }
     }
+    // a lease verb at one ms past a deadline, or half a ms either side of now (a deadline
+    // written by hand: draw_odd_boundary)
+    for (std::size_t i = first; active && i < argv.size(); i += step) {
+      const auto* score = active->scores.find(argv[i]);
+      if (!score) continue;
+      if (score->second == now - 1) saw("lease-verb-one-ms-past-a-deadline");
+      if (score->second > now - 1 && score->second < now + 1 && score->second != now) saw("lease-verb-at-a-fractional-deadline");
+    }
     // a token past 2^31 for an id in active (EMQ §7: tokens run to 2^63-1)
     for (std::size_t i = first; active && i + 1 < argv.size(); i += verb == "EMQ.EXTENDS" ? 2 : argv.size()) {
       if (parse_int64(argv[i + 1]).value_or(0) > std::numeric_limits<std::int32_t>::max() && active->scores.find(argv[i])) {
@@ -491,6 +510,17 @@ void Runner::look_after_call(const CallRecord& rec) {
     // names past the 16 bytes the fleet's never reach, a payload past 4096 bytes (EMQ §1)
     if (rec.reply.as_integer() == 1 && rec.argv[1].size() > 16 && rec.argv[2].size() > 16) saw("long-names-written");
     if (rec.reply.as_integer() == 1 && rec.argv[3].size() > 4096) saw("long-payload-added");
+  }
+  // an ADD or a requeueing FAIL that ordered its job past 2^24, where a float stops holding
+  // every integer (and up to just past 2^53, where a double does)
+  if ((verb == "EMQ.ADD" || verb == "EMQ.FAIL") && rec.reply.kind() == Reply::Kind::integer &&
+      rec.reply.as_integer() == 1 && valid_queue_name(rec.argv[1])) {
+    bool wrong = false;
+    const std::string* seq = world_.data().string_at(SpecKeys(rec.argv[1]).key("seq"), wrong);
+    const auto order = seq ? parse_int64(*seq) : std::nullopt;
+    if (order && *order > (std::int64_t{1} << 24) && *order <= (std::int64_t{1} << 53) + 1000) {
+      saw("order-past-float-integers");
+    }
   }
   if (verb == "EMQ.COMPLETE" && rec.argv.size() == 4 && rec.reply.kind() == Reply::Kind::integer &&
       rec.reply.as_integer() == 1) {
@@ -858,6 +888,19 @@ void Runner::on_odd() {
   t.max_stalled = plan_.max_stalled;
   t.server_ms = world_.server_ms();
   t.run_id = world_.run_ids()[static_cast<std::size_t>(world_.incarnation())];
+  // One odd call in ten comes after a probe of a live window's edge: a lease written by hand
+  // at or next to now and the one verb that judges it (sim/odd_calls.h draw_odd_boundary:
+  // four calls on a queue of its own, which nothing else touches), drawn from the probes'
+  // own stream (edge_prng_). A call refused (no module) ends it, with its closing DEL.
+  if (edge_prng_.chance(100)) {
+    const auto probe = draw_odd_boundary(edge_prng_, t);
+    for (const auto& c : probe) {
+      if (send_odd(c).is_error() && &c != &probe.back()) {
+        send_odd(probe.back());
+        break;
+      }
+    }
+  }
   bool wrong = false;
   if (const Keyspace::Hash* row = world_.data().hash_at(QueueKeys(t.queue).row(t.id), wrong)) {
     const std::string* attempts = Keyspace::hash_field(*row, "attempts");
@@ -1078,6 +1121,13 @@ RunSummary Runner::run() {
   world_.stop_before_call(options_.stop_before_call);
   world_.begin("plan", "{\"plan\":" + plan_json(plan_) + "}");
   world_.phase("safety");
+  // A long-lived queue (RunPlan::seq_start): an operator's SET puts each queue's counter far
+  // past 0 before the first ADD, spelt as EMQ §1 names the key.
+  if (plan_.seq_start > 0) {
+    for (const std::string& queue : queue_names_) {
+      call("op", argv_.clear().add("SET").add(SpecKeys(queue).key("seq")).add(plan_.seq_start));
+    }
+  }
   for (std::size_t i = 0; i < plan_.workers.size(); ++i) {
     Worker w;
     w.name = "w" + std::to_string(i);
@@ -1215,7 +1265,9 @@ const std::vector<std::string>& situation_names() {
       "claim-granted-over-100",      "sweep-default-limit-over-100", "sweep-met-stamp-differing-in-case",
       "long-names-written",          "long-payload-added",   "budget-past-9-judged",
       "lease-verb-token-past-2-31",  "numeric-looking-value-claimed", "job-read-unlisted-field",
-      "stats-counted-over-255",      "text-at-a-buffer-edge"};
+      "stats-counted-over-255",      "text-at-a-buffer-edge", "order-past-float-integers",
+      "sweep-one-ms-past-a-deadline", "sweep-at-a-fractional-deadline", "lease-verb-one-ms-past-a-deadline",
+      "lease-verb-at-a-fractional-deadline"};
   return names;
 }
 

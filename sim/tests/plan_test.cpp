@@ -166,6 +166,36 @@ TEST(Plan, odd_calls_are_written_only_when_some) {
   }
 }
 
+// A long-lived queue: written only when not 0, read back, 0..2^62 (validate names the
+// field); the run sets every queue's seq to it before anything else (an operator's SET), so
+// the first ADD orders its job one past it.
+TEST(Plan, seq_start_is_written_only_when_set_and_orders_the_first_add_past_it) {
+  RunPlan plan;
+  EXPECT_EQ(plan_json(plan).find("seq_start"), std::string::npos);
+  plan.seq_start = 16777216;
+  const std::string text = plan_json(plan);
+  EXPECT_TRUE(text.ends_with(",\"time_quantum_ms\":0,\"seq_start\":16777216}")) << text;
+  std::string error;
+  const auto back = parse_plan(text, &error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(*back, plan);
+  EXPECT_EQ(validate_plan(plan), "");
+  for (std::int64_t bad : {std::int64_t{-1}, (std::int64_t{1} << 62) + 1}) {
+    plan.seq_start = bad;
+    EXPECT_EQ(validate_plan(plan), "plan: seq_start must be in 0..2^62") << bad;
+  }
+  plan.seq_start = 16777216;
+  plan.seed = 3;
+  plan.jobs = 2;
+  plan.queues = 2;
+  plan.safety_ms = 2000;
+  const RunSummary a = run_plan(plan);
+  EXPECT_EQ(a.fingerprint, run_plan(plan).fingerprint);
+  EXPECT_NE(a.history.find("SET\",\"emq:{q}:seq\",\"16777216\""), std::string::npos) << a.history.substr(0, 2000);
+  EXPECT_NE(a.history.find("SET\",\"emq:{q2}:seq\",\"16777216\""), std::string::npos);
+  EXPECT_GT(a.situations.count("order-past-float-integers"), 0u);
+}
+
 // A run with an odd client sends its calls as actor x, and the same plan gives the same
 // history; the draws of the catalog are the run's own.
 TEST(Plan, an_odd_client_calls_as_x_and_stays_deterministic) {
