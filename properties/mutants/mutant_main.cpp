@@ -17,6 +17,7 @@
 #include <optional>
 #include <string>
 
+#include "core/args.h"
 #include "properties/campaign.h"
 #include "properties/checked_run.h"
 #include "properties/failure_files.h"
@@ -40,16 +41,11 @@ const char* const usage =
     "  --reach: only the catch, neither shrunk nor minimized (reach.sh runs it over seeds):\n"
     "  exit 0 when caught, saying whether its first failing call broke the declared invariant\n";
 
-// A whole non-negative decimal number within [lo, hi], or nullopt.
+// A decimal number within [lo, hi] (the core's own parser), or nullopt.
 std::optional<long long> number(const char* text, long long lo, long long hi) {
-  if (!text || !*text) return std::nullopt;
-  long long n = 0;
-  for (const char* p = text; *p; ++p) {
-    if (*p < '0' || *p > '9' || n > (hi - (*p - '0')) / 10) return std::nullopt;
-    n = n * 10 + (*p - '0');
-  }
-  if (n < lo) return std::nullopt;
-  return n;
+  const auto n = text ? trafikey::parse_int64(text) : std::nullopt;
+  if (!n || *n < lo || *n > hi) return std::nullopt;
+  return *n;
 }
 }  // namespace
 
