@@ -44,6 +44,7 @@ struct CampaignArgs {
   std::string junit;
   double run_timeout = 300;  // seconds; 0: never a hang
   bool in_process = false;
+  bool direct = false;
 };
 
 // "I/N" with 0 <= I < N; nullopt otherwise.
@@ -232,6 +233,11 @@ void add_campaign(CLI::App& app) {
                   "A run still in one call after SECONDS is a hang: the failure sim.hang, with the call "
                   "(default 300; 0: never)")
       ->check(CLI::Range(0.0, 1e6));
+  cmd->add_flag("--direct", args->direct,
+                "Judge every invariant directly on every call: the model's audit, about a tenth slower. By "
+                "default a call the model predicted write for write has its per-job judgements (conserve, "
+                "budget, stamp) established through the model's equality; every other call, start and "
+                "phase end is judged directly, and so is every call where the server and the model differ");
   cmd->add_flag("--in-process", args->in_process,
                 "Run in this process, without the crash guard (by default the runs go in a child process, "
                 "so that a core that crashes or never returns is a failure with its run, call and files: "
@@ -260,6 +266,7 @@ void add_campaign(CLI::App& app) {
     options.seed = args->seed;
     options.parallel = args->parallel;
     options.determinism_every = args->determinism_every;
+    options.direct = args->direct;
     if (shard) {
       options.shard_index = shard->first;
       options.shard_count = shard->second;
@@ -316,7 +323,8 @@ void add_campaign(CLI::App& app) {
       std::cout << "campaign: " << args->runs << " runs from seed " << args->seed;
     }
     if (shard) std::cout << ", shard " << shard->first << "/" << shard->second;
-    std::cout << " on " << args->parallel << " thread(s); every invariant checked on every step\n";
+    std::cout << " on " << args->parallel << " thread(s); every invariant checked on every step"
+              << (args->direct ? ", directly (--direct)\n" : "\n");
     // What a campaign's result leaves: campaign.json, the coverage, the failure's files,
     // the dashboard and JUnit; the exit status. `crash`: the failure ended its process,
     // and its files are written (crash_files below), not rerun here.

@@ -58,9 +58,10 @@ void shrink(rc::Shrinkable<sim::RunPlan> failing, const Still& still, int budget
 }
 
 // Still breaks `invariant`.
-Still breaks(const std::string& invariant, Flight* flight) {
-  return [invariant, flight](const sim::RunPlan& plan, std::vector<Violation>& violations, std::int64_t& calls) {
+Still breaks(const std::string& invariant, Flight* flight, bool direct) {
+  return [invariant, flight, direct](const sim::RunPlan& plan, std::vector<Violation>& violations, std::int64_t& calls) {
     Checker checker;
+    checker.set_direct(direct);
     if (flight) {  // each candidate has its own time and calls
       flight->start(0, flight->failing_run.load());
       checker.set_lane(&flight->lanes[0], false);
@@ -114,6 +115,7 @@ CampaignResult run_campaign(const CampaignOptions& options,
         plan = gen(random_for(options.seed, i), size_for(i)).value();
       }
       Checker checker;
+      checker.set_direct(options.direct);
       if (flight) {
         flight->start(lane, i);
         checker.set_lane(&flight->lanes[lane], false);
@@ -209,7 +211,7 @@ CampaignResult run_campaign(const CampaignOptions& options,
         flight->phase.store(static_cast<int>(FlightPhase::shrinking));
         flight->failing_run.store(failing);
       }
-      shrink(std::move(shrinkable), breaks(failure.invariant, flight), options.shrink_budget, failure);
+      shrink(std::move(shrinkable), breaks(failure.invariant, flight, options.direct), options.shrink_budget, failure);
       if (flight) flight->finish(0);
     }
     result.failure = std::move(failure);

@@ -43,6 +43,10 @@ struct CampaignOptions {
   // The crash guard's recorder (crash_guard.h), or null: each thread's run in flight and
   // its call, the phase, the run being shrunk. Thread t writes lane t.
   Flight* flight = nullptr;
+  // Every invariant judged directly on every call (Checker::set_direct): the model's
+  // audit, slower. Otherwise a call the model predicted exactly has its per-job
+  // judgements established through the model's equality.
+  bool direct = false;
 };
 
 struct CampaignFailure {

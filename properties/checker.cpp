@@ -309,9 +309,7 @@ void Checker::after_call(const World& world, const CallRecord& call) {
   // The verb as before_call found it (the spec's spelling), not an upper-cased copy
   // compared with each name.
   const auto is = [&](EmqVerb v) { return verb_ == v; };
-  const auto verb = [&] {
-    return verb_ != EmqVerb::none ? std::string(model::verb_name(verb_)) : upper(call.argv.empty() ? "" : call.argv[0]);
-  };
+  const auto verb = [&] { return verb_text(call); };
   const Reply& r = call.reply;
   // verb.atomic: a refusal writes nothing; neither does a "not live"/"exists" 0.
   judge(id_of("verb.atomic"));
@@ -364,6 +362,12 @@ void Checker::after_call(const World& world, const CallRecord& call) {
       }
     }
   }
+  // The per-job judgements, through the model's equality where the model predicted the
+  // call write for write (see through_model), else directly on what the call touched.
+  if (through_model(world, call)) {
+    current_ = nullptr;
+    return;
+  }
   collect_touched(world, call);
   // The model's own moves at this call must be edges of the graph: the ledger moves only
   // jobs the call names, all of them in touched_.
@@ -372,13 +376,7 @@ void Checker::after_call(const World& world, const CallRecord& call) {
   for (const auto& [q, id] : touched_.ids) {
     const JobTruth* job = model_.ledger().job(q, id);
     touched_jobs_.push_back(job);  // check_touched judges the same jobs
-    if (!job || job->transitions.empty() || job->transitions.back().call != call.index) continue;
-    const auto& t = job->transitions.back();
-    if (!graph_.allowed(t.from, t.to)) {
-      fail("queue.transitions", world,
-           verb() + " answered as if " + job->id + " moved " + model::transition_name(t.from, t.to) +
-               ", which is not an edge of the state graph");
-    }
+    if (job) check_ledger_move(world, call, *job);
   }
   check_touched(world);
   // Last: where a named invariant breaks at this call too, it names the cause first.
@@ -416,6 +414,85 @@ void Checker::collect_touched(const World& world, const CallRecord& call) {
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   std::sort(touched_.queues.begin(), touched_.queues.end());
   touched_.queues.erase(std::unique(touched_.queues.begin(), touched_.queues.end()), touched_.queues.end());
+}
+
+std::string Checker::verb_text(const CallRecord& call) const {
+  return verb_ != EmqVerb::none ? std::string(model::verb_name(verb_)) : upper(call.argv.empty() ? "" : call.argv[0]);
+}
+
+void Checker::check_ledger_move(const World& world, const CallRecord& call, const JobTruth& job) {
+  if (job.transitions.empty() || job.transitions.back().call != call.index) return;
+  const auto& t = job.transitions.back();
+  if (graph_.allowed(t.from, t.to)) return;
+  fail("queue.transitions", world,
+       verb_text(call) + " answered as if " + job.id + " moved " + model::transition_name(t.from, t.to) +
+           ", which is not an edge of the state graph");
+}
+
+bool Checker::through_model(const World& world, const CallRecord& call) {
+  // A reply the model accepts, to a call on a queue judged before.
+  if (direct_ || !with_model_ || !accepted_ || new_queue_) return false;
+  const sim::UndoLog* journal = world.data().journal();
+  // Both sides made the same writes, in the same order, making the same values: the
+  // keyspaces, equal before the call, are equal after it (check_model's common case).
+  if (!journal || !journal->same_writes_since(server_from_, *model_.data().journal(), model_from_)) return false;
+  // The rows' states the call wrote, the last of each row; a row or a set written whole,
+  // or a state deleted, is judged directly.
+  // An operator's plain command or a script that writes is judged directly: it may leave a
+  // row outside every set, which only the sets tell (an EMQ verb the model ran moves ids
+  // between sets and writes their rows' states together; a call that writes nothing,
+  // such as any EMQ verb while the module is not loaded, changes nothing).
+  const bool verb = expect_.verb != EmqVerb::none;
+  states_.clear();
+  bool direct = false;
+  journal->each_made_since(server_from_, [&](sim::UndoLog::Wrote wrote, std::string_view key,
+                                             std::string_view name, const std::string_view* now) {
+    direct = direct || !verb;
+    if (direct) return;
+    if (wrote == sim::UndoLog::Wrote::key) {
+      direct = model::parse_row_key(key) || model::set_key_queue(key);
+      return;
+    }
+    if (wrote != sim::UndoLog::Wrote::field || name != "state") return;
+    if (!now) {
+      direct = true;
+      return;
+    }
+    for (auto& [row, state] : states_) {
+      if (row == key) {
+        state = *now;
+        return;
+      }
+    }
+    states_.emplace_back(key, *now);
+  });
+  if (direct) return false;
+  // Established through the model: every judgement check_touched would make here reads
+  // the server's rows and sets, now the model's own, and the model's ledger; on the same
+  // history it gives the verdict it gives the model, which the model's audit (a checker
+  // judging directly, set_direct) holds to every invariant. Judged directly still: the
+  // model's own moves are edges, and the rows' states are followed (the shadow: each
+  // change an edge, counted for coverage), as check_touched follows them.
+  judge(id_of("queue.transitions"));
+  const auto& ledger = model_.ledger();
+  ledger.each_moved(call.index, [&](std::string_view q, std::string_view id) {
+    if (const JobTruth* job = ledger.job(q, id)) check_ledger_move(world, call, *job);
+  });
+  judge(id_of("queue.conserve"));
+  judge(id_of("epoch.stamp"));
+  judge(id_of("queue.budget"));
+  const auto& ghosts = ledger.ghosts();
+  for (const auto& [key, state] : states_) {
+    const auto row = model::parse_row_key(key);
+    if (!row) continue;
+    if (!ghosts.empty() && ghosts.contains(std::pair(row->queue, row->id))) continue;
+    auto* known = known_queue(row->queue);
+    if (!known) continue;
+    follow(world, known->second.shadow, row->id, Shadow::Map::hash_of(row->id), state);
+  }
+  judge(id_of("verb.model"));
+  ++through_model_calls_;
+  return true;
 }
 
 void Checker::check_sweep(const World& world, const CallRecord& call) {
@@ -973,6 +1050,24 @@ void Checker::check_queue(const World& world, std::string_view q, QueueState& qu
   }
 }
 
+void Checker::follow(const World& world, Shadow& shadow, std::string_view id, std::uint32_t hash,
+                     std::string_view state) {
+  std::string* seen = shadow.find(id, hash);
+  if (!seen) {
+    shadow.set(id, hash, state);
+    return;
+  }
+  if (*seen == state) return;
+  auto from = model::parse_state(*seen);
+  auto to = model::parse_state(state);
+  judge(id_of("queue.transitions"));
+  if (!from || !to || !graph_.observe(*from, *to)) {
+    fail("queue.transitions", world,
+         std::string(id) + " moved " + *seen + "->" + std::string(state) + ", which is not an edge of the state graph");
+  }
+  seen->assign(state);
+}
+
 // A member of the queue's sets (not a ghost): one set, a row whose state names it, a move
 // that is an edge, budgets within bounds.
 void Checker::check_member(const World& world, const RowFields& row, Shadow& shadow,
@@ -993,19 +1088,7 @@ void Checker::check_member(const World& world, const RowFields& row, Shadow& sha
     fail("queue.conserve", world, std::string(id) + " is in " + std::string(model::state_name(in[0])) +
                                       " but its row says state " + *state);
   }
-  std::string* seen = shadow.find(id, hash);
-  if (!seen) {
-    shadow.set(id, hash, *state);
-  } else if (*seen != *state) {
-    auto from = model::parse_state(*seen);
-    auto to = model::parse_state(*state);
-    judge(id_of("queue.transitions"));
-    if (!from || !to || !graph_.observe(*from, *to)) {
-      fail("queue.transitions", world,
-           std::string(id) + " moved " + *seen + "->" + *state + ", which is not an edge of the state graph");
-    }
-    *seen = *state;
-  }
+  follow(world, shadow, id, hash, *state);
   // budgets (stalled is read only for a dead job)
   const std::int64_t failures = count_of(or_absent(row.failures));
   const std::int64_t max_failures = count_of(or_absent(row.max_failures, "3"));

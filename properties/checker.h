@@ -7,7 +7,10 @@
 // keyspace against the model's at each phase boundary too), after a call over the jobs
 // and keys that call touched (its argv, its reply, and what the server and the model
 // wrote, read from their keyspaces' journals), which is all a call can change, and at a
-// later start over what its rollback took back.
+// later start over what its rollback took back. A call the model predicted write for
+// write leaves the server's keyspace equal to the model's, so its per-job judgements are
+// established through that equality (through_model) rather than by reading the rows the
+// call touched; set_direct judges them directly, the model's audit (the CI properties).
 // A broken invariant becomes a Violation naming the invariant id, the step (call index
 // and history line) and the facts, e.g.
 //   epoch.exempt at call 41 (history line 57): lease of j3 (token 2), granted by
@@ -76,6 +79,15 @@ class Checker final : public sim::WorldObserver {
   // back (see after_start), and so does every phase boundary, not only the end (at_phase):
   // the cross-check the tests run both ways.
   Checker(bool with_model, bool whole_scans) : whole_scans_(whole_scans), with_model_(with_model) {}
+
+  // direct: every invariant judged directly on every call, the model's audit. Otherwise
+  // (the default) a call the model predicted write for write has its per-job judgements
+  // established through the model's equality (see through_model), at about a tenth of a
+  // checked run's cost; every other call, start and phase end is judged directly.
+  void set_direct(bool direct) { direct_ = direct; }
+  bool direct() const { return direct_; }
+  // How many calls had their per-job judgements established through the model.
+  std::int64_t through_model_calls() const { return through_model_calls_; }
 
   void before_call(const sim::World& world, std::string_view actor, Args argv) override;
   void after_call(const sim::World& world, const sim::CallRecord& call) override;
@@ -167,6 +179,20 @@ class Checker final : public sim::WorldObserver {
   // A start after a rollback: judges what rollback_ names (see after_start).
   void judge_rollback(const sim::World& world, std::string_view when);
   void check_model(const sim::World& world, const sim::CallRecord& call);
+  // The per-job judgements of a call the model predicted exactly: the server's keyspace is
+  // the model's again, so check_touched would judge the model's own rows against its own
+  // ledger, whose verdict on this history the audit (set_direct) establishes. What is
+  // still judged here: the ledger's moves are edges, and the rows' states are followed
+  // (follow: queue.transitions and the edges counted). False, having changed nothing, for
+  // a call judged directly: direct_, no model, a reply or a write the model did not
+  // predict, a queue first seen, not an EMQ verb (an operator's command may leave a row
+  // outside every set, which only the sets show), a row or set written whole, a state
+  // deleted.
+  bool through_model(const sim::World& world, const sim::CallRecord& call);
+  // queue.transitions: the ledger's move of `job` at `call`, if any, is an edge.
+  void check_ledger_move(const sim::World& world, const sim::CallRecord& call, const model::JobTruth& job);
+  // The verb as the spec spells it, or the command's name in upper case.
+  std::string verb_text(const sim::CallRecord& call) const;
   // What the call touched (touched_): the jobs the ledger moved (Ledger::each_moved, read
   // from the argv and the reply) and what the server's journal holds.
   void collect_touched(const sim::World& world, const sim::CallRecord& call);
@@ -220,6 +246,10 @@ class Checker final : public sim::WorldObserver {
     const std::string *state = nullptr, *stalled = nullptr, *failures = nullptr, *max_failures = nullptr,
                       *dead_reason = nullptr, *lease_epoch = nullptr;
   };
+  // queue.transitions: id's row is seen in `state`; a change from the state it was last
+  // seen in is an edge (counted in graph_). hash: Shadow::Map::hash_of(id)
+  void follow(const sim::World& world, Shadow& shadow, std::string_view id, std::uint32_t hash,
+              std::string_view state);
   // hash: Shadow::Map::hash_of(id)
   void check_member(const sim::World& world, const RowFields& row, Shadow& shadow, std::string_view id,
                     std::uint32_t hash, std::span<const JobState> in);
@@ -272,6 +302,10 @@ class Checker final : public sim::WorldObserver {
   Rollback rollback_;
   bool started_ = false;  // the first start judges everything
   bool whole_scans_ = false;
+  bool direct_ = false;  // set_direct
+  std::int64_t through_model_calls_ = 0;
+  // through_model's list: (row key, state) of each row whose state the call wrote
+  std::vector<std::pair<std::string_view, std::string_view>> states_;
   const sim::CallRecord* current_ = nullptr;
   model::EmqVerb verb_ = model::EmqVerb::none;  // the call's verb (before_call)
   // The call being judged: the journals' positions before it, and what it touched.

@@ -74,13 +74,24 @@ class UndoLog {
   // before oldest() or after position() (the log was cleared since).
   template <class F>
   bool each_since(std::int64_t from, F&& f) const {
+    return each_made_since(from, [&](Wrote wrote, std::string_view key, std::string_view name,
+                                     const std::string_view*) { f(wrote, key, name); });
+  }
+  // The same with what a field's write made: f(wrote, key, name, now), `now` the field's
+  // new value, null when the write deleted it, was not of a field, or was not kept
+  // (keep_new_values off).
+  template <class F>
+  bool each_made_since(std::int64_t from, F&& f) const {
     if (from < oldest() || from > position()) return false;
     for (auto i = static_cast<std::size_t>(from - base_); i < entries_.size(); ++i) {
       const Entry& e = entries_[i];
       const Wrote wrote = e.kind == Entry::Kind::field    ? Wrote::field
                           : e.kind == Entry::Kind::member ? Wrote::member
                                                           : Wrote::key;
-      f(wrote, view(e.key), view(e.name));
+      std::string_view now;
+      const bool made = e.kind == Entry::Kind::field && e.kept_new && !e.removed;
+      if (made) now = view(e.now);
+      f(wrote, view(e.key), view(e.name), made ? &now : nullptr);
     }
     return true;
   }

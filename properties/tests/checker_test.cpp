@@ -9,8 +9,10 @@
 #include <string>
 #include <vector>
 
+#include "properties/campaign.h"
 #include "properties/checked_run.h"
 #include "properties/checker.h"
+#include "properties/plan_space.h"
 #include "properties/scenario_replay.h"
 #include "properties/state_graph.h"
 #include "sim/plan.h"
@@ -69,6 +71,38 @@ TEST(Checker, a_start_judges_what_its_rollback_took_back_and_agrees_with_the_who
   }
   // the rollback path ran (everysec, snapshot and failovers lose calls)
   EXPECT_GT(lost_calls_seen, 100) << lost_calls_seen;
+}
+
+// A call the model predicted write for write has its per-job judgements established
+// through the model's equality; the model's audit judges every call directly. On the
+// campaign's own plans (every space, odd client, faults, long-lived queues) both ways give
+// the same history and no violation, judge every invariant as often, and follow the same
+// state changes (the edges); and the model's way took most calls.
+TEST(Checker, a_call_the_model_predicted_is_judged_through_it_as_the_audit_judges_it_directly) {
+  const std::vector<std::pair<std::string, PlanSpace>> spaces{
+      {"full", full_space()}, {"refusal", refusal_space()}, {"liveness", liveness_space()}};
+  std::int64_t calls = 0, through = 0;
+  for (const auto& [name, space] : spaces) {
+    for (int index = 0; index < 400; ++index) {
+      const sim::RunPlan plan = campaign_plan(space, 20261203, index);
+      Checker audit;
+      audit.set_direct(true);
+      Checker fast;
+      const CheckedRun a = run_checked(plan, true, audit);
+      const CheckedRun b = run_checked(plan, true, fast);
+      SCOPED_TRACE(name + " run " + std::to_string(index));
+      EXPECT_EQ(a.summary.fingerprint, b.summary.fingerprint);
+      ASSERT_TRUE(a.violations.empty()) << a.violations.front().describe();
+      ASSERT_TRUE(b.violations.empty()) << b.violations.front().describe();
+      EXPECT_EQ(a.judged, b.judged);
+      EXPECT_EQ(a.edges, b.edges);
+      EXPECT_EQ(audit.through_model_calls(), 0);
+      calls += b.summary.calls;
+      through += fast.through_model_calls();
+    }
+  }
+  // most calls: the fleet's EMQ verbs, predicted exactly, and calls that write nothing
+  EXPECT_GT(through * 10, calls * 8) << through << " of " << calls << " calls";
 }
 
 // Past the cap on violations an invariant not yet named is still recorded: one operator

@@ -203,6 +203,37 @@ TEST(UndoLog, incr_and_a_set_to_the_same_text_are_different_writes) {
   EXPECT_FALSE(p.undo_a.same_writes_since(0, p.undo_b, 0));
 }
 
+// each_made_since tells what a field's write made, where the log kept it; each_since the
+// same entries without it.
+TEST(UndoLog, each_made_since_tells_a_fields_new_value_where_it_was_kept) {
+  for (const bool kept : {true, false}) {
+    Keyspace data;
+    UndoLog undo;
+    undo.keep_new_values(kept);
+    write(data, undo, {WriteOp::Kind::hset, "h", "state", "active", 0});
+    const std::int64_t from = undo.position();
+    write(data, undo, {WriteOp::Kind::hset, "h", "state", "done", 0});
+    write(data, undo, {WriteOp::Kind::hdel, "h", "state", {}, 0});
+    write(data, undo, {WriteOp::Kind::zadd, "z", "j1", {}, 5});
+    write(data, undo, {WriteOp::Kind::incr, "n", {}, {}, 0});
+    std::vector<std::string> seen, names;
+    EXPECT_TRUE(undo.each_made_since(from, [&](UndoLog::Wrote wrote, std::string_view key, std::string_view name,
+                                               const std::string_view* now) {
+      seen.push_back(std::to_string(static_cast<int>(wrote)) + " " + std::string(key) + " " + std::string(name) +
+                     " " + (now ? std::string(*now) : "-"));
+    }));
+    const std::vector<std::string> expected{kept ? "0 h state done" : "0 h state -", "0 h state -", "1 z j1 -",
+                                            "2 n  -"};
+    EXPECT_EQ(seen, expected) << "kept " << kept;
+    EXPECT_TRUE(undo.each_since(from, [&](UndoLog::Wrote, std::string_view key, std::string_view name) {
+      names.push_back(std::string(key) + " " + std::string(name));
+    }));
+    EXPECT_EQ(names, (std::vector<std::string>{"h state", "h state", "z j1", "n "}));
+    // a position the log no longer holds tells nothing
+    EXPECT_FALSE(undo.each_made_since(undo.position() + 1, [](auto...) { FAIL(); }));
+  }
+}
+
 TEST(UndoLog, clear_starts_positions_again) {
   Keyspace data;
   UndoLog undo;

@@ -1,0 +1,30 @@
+# campaign --direct: every invariant judged directly on every call (the model's audit). The
+# same campaign judged the default way (through the model where it predicted a call
+# exactly) writes the same campaign.json byte for byte: the same runs, findings, judgement
+# counts and edges; only the way changes, which the banner names.
+file(REMOVE_RECURSE ${WORK})
+foreach(way default direct)
+  set(flag "")
+  if(way STREQUAL "direct")
+    set(flag "--direct")
+  endif()
+  execute_process(COMMAND ${SIM} campaign --runs 300 --seed 31 --parallel 2 ${flag} --out ${WORK}/${way}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_QUIET)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "campaign ${flag} exited ${rc}:\n${out}")
+  endif()
+  if(way STREQUAL "direct" AND NOT out MATCHES "every invariant checked on every step, directly \\(--direct\\)")
+    message(FATAL_ERROR "campaign --direct: the banner does not say so:\n${out}")
+  endif()
+  if(way STREQUAL "default" AND out MATCHES "directly")
+    message(FATAL_ERROR "campaign: the banner says directly without --direct:\n${out}")
+  endif()
+endforeach()
+file(READ ${WORK}/default/campaign.json a)
+file(READ ${WORK}/direct/campaign.json b)
+if(NOT a STREQUAL b)
+  message(FATAL_ERROR "campaign --direct wrote another campaign.json than the default way")
+endif()
+if(NOT a MATCHES "\"queue.conserve\": *[1-9]")
+  message(FATAL_ERROR "campaign.json counts no judgement of queue.conserve")
+endif()
