@@ -9,130 +9,21 @@
 # past int64). Numbered on from 300.
 # 300. the sweep orders equal deadlines by signed id bytes (EMQ §1 ties by id bytes, §5 lowest deadline first, lists in judged order). Needs equal expired deadlines over ids with bytes above 0x7f (many_jobs ties).
 trafikey_mutant(sweep_orders_ties_by_signed_bytes verb.model verbs/stalled_check.cpp
-  [==[#include <array>
-#include <vector>
-
-#include "core/decide/sweep.h"
-#include "core/verbs/common.h"
-
-namespace trafikey::verbs {
-
-namespace {
-struct Judged {
-  std::string id;
-  KeyName row;  // inline for short names: no allocation per expired member
-  Verdict verdict;
-};
-
-// Performs the one read decide_member asked for.
-Status read_for(Host& host, std::string_view row, MemberRead read, MemberSeen& seen) {
-  switch (read) {
-    case MemberRead::type: {
-      TK_TRY(seen.type, host.type(row));
-      return ok_status();
-    }
-    case MemberRead::group: {
-      TK_TRY(seen.group, host.hget(row, "group"));
-      return ok_status();
-    }
-    case MemberRead::lease_epoch: {
-      TK_TRY(seen.lease_epoch, host.hget(row, "lease_epoch"));
-      return ok_status();
-    }
-    case MemberRead::stalled: {
-      TK_TRY(seen.stalled, host.hget(row, "stalled"));
-      return ok_status();
-    }
-  }
-  return errors::error(errors::host_call);
-}
-
-bool recovered(VerdictKind kind) {
-  return kind == VerdictKind::exempt || kind == VerdictKind::counted_recovered;
-}
-}  // namespace
-
-Reply stalled_check(Host& host, Args argv) {
-  TK_CHECK(queue_arg(argv[1]));
-  TK_TRY(const std::int64_t max_stalled,
-         parse_ranged("max_stalled", argv[2], 1, max_stalled_max));
-  const std::array specs{limit_option};
-  TK_TRY(auto options, parse_options(argv.subspan(3), specs));
-  TK_CHECK(host.fence());
-  TK_TRY(const std::string_view run_id, host.epoch().current());
-  TK_TRY(const std::int64_t now, host.now_ms());
-
-  const QueueKeys keys(argv[1]);
-  TK_CHECK(expect_zsets(host, {keys.active(), keys.pending(), keys.dead()}));
-  TK_TRY(auto expired, host.zrange_by_score(keys.active(), static_cast<double>(now),
-                                            static_cast<std::size_t>(options[0])));
-
-  std::vector<Judged> judged;
+  [==[  std::vector<Judged> judged;
   judged.reserve(expired.size());]==]
-  [==[#include <algorithm>
-#include <array>
-#include <vector>
-
-#include "core/decide/sweep.h"
-#include "core/verbs/common.h"
-
-namespace trafikey::verbs {
-
-namespace {
-struct Judged {
-  std::string id;
-  KeyName row;  // inline for short names: no allocation per expired member
-  Verdict verdict;
-};
-
-// Performs the one read decide_member asked for.
-Status read_for(Host& host, std::string_view row, MemberRead read, MemberSeen& seen) {
-  switch (read) {
-    case MemberRead::type: {
-      TK_TRY(seen.type, host.type(row));
-      return ok_status();
-    }
-    case MemberRead::group: {
-      TK_TRY(seen.group, host.hget(row, "group"));
-      return ok_status();
-    }
-    case MemberRead::lease_epoch: {
-      TK_TRY(seen.lease_epoch, host.hget(row, "lease_epoch"));
-      return ok_status();
-    }
-    case MemberRead::stalled: {
-      TK_TRY(seen.stalled, host.hget(row, "stalled"));
-      return ok_status();
+  [==[  // lowest deadline first, ties by id bytes: a stable insertion sort (no header to add)
+  // whose tie compares `char`, signed here
+  for (std::size_t i = 1; i < expired.size(); ++i) {
+    for (std::size_t k = i; k > 0; --k) {
+      const ScoredMember& a = expired[k];
+      const ScoredMember& b = expired[k - 1];
+      const bool less = a.score != b.score ? a.score < b.score
+                                           : std::lexicographical_compare(a.member.begin(), a.member.end(),
+                                                                          b.member.begin(), b.member.end());
+      if (!less) break;
+      std::swap(expired[k], expired[k - 1]);
     }
   }
-  return errors::error(errors::host_call);
-}
-
-bool recovered(VerdictKind kind) {
-  return kind == VerdictKind::exempt || kind == VerdictKind::counted_recovered;
-}
-}  // namespace
-
-Reply stalled_check(Host& host, Args argv) {
-  TK_CHECK(queue_arg(argv[1]));
-  TK_TRY(const std::int64_t max_stalled,
-         parse_ranged("max_stalled", argv[2], 1, max_stalled_max));
-  const std::array specs{limit_option};
-  TK_TRY(auto options, parse_options(argv.subspan(3), specs));
-  TK_CHECK(host.fence());
-  TK_TRY(const std::string_view run_id, host.epoch().current());
-  TK_TRY(const std::int64_t now, host.now_ms());
-
-  const QueueKeys keys(argv[1]);
-  TK_CHECK(expect_zsets(host, {keys.active(), keys.pending(), keys.dead()}));
-  TK_TRY(auto expired, host.zrange_by_score(keys.active(), static_cast<double>(now),
-                                            static_cast<std::size_t>(options[0])));
-
-  // lowest deadline first, ties by id bytes
-  std::stable_sort(expired.begin(), expired.end(), [](const ScoredMember& a, const ScoredMember& b) {
-    if (a.score != b.score) return a.score < b.score;
-    return std::lexicographical_compare(a.member.begin(), a.member.end(), b.member.begin(), b.member.end());
-  });
   std::vector<Judged> judged;
   judged.reserve(expired.size());]==])
 # 301. EXTENDS's write pass walks pairs with an 8-bit index: live pairs past the 255th answer 1 but are not re-scored or stamped (EMQ §4: every live pair). Needs one EXTENDS of more than 255 live pairs (many_jobs CLAIM then EXTENDS).
