@@ -436,12 +436,12 @@ bool Checker::through_model(const World& world, const CallRecord& call) {
   // Both sides made the same writes, in the same order, making the same values: the
   // keyspaces, equal before the call, are equal after it (check_model's common case).
   if (!journal || !journal->same_writes_since(server_from_, *model_.data().journal(), model_from_)) return false;
-  // The rows' states the call wrote, the last of each row; a row or a set written whole,
-  // or a state deleted, is judged directly.
-  // An operator's plain command or a script that writes is judged directly: it may leave a
-  // row outside every set, which only the sets tell (an EMQ verb the model ran moves ids
-  // between sets and writes their rows' states together; a call that writes nothing,
-  // such as any EMQ verb while the module is not loaded, changes nothing).
+  // The rows' states the call wrote, the last of each row. Judged directly instead: a row
+  // or a set written whole, a state deleted, and any write by an operator's plain command
+  // or a script, which may leave a row outside every set, as only the sets tell (an EMQ
+  // verb the model ran moves ids between sets and writes their rows' states together; a
+  // call that writes nothing, such as any EMQ verb while the module is not loaded,
+  // changes nothing).
   const bool verb = expect_.verb != EmqVerb::none;
   states_.clear();
   bool direct = false;
