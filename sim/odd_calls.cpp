@@ -53,6 +53,22 @@ Call pick(Prng& prng, std::initializer_list<Call> calls) {
   return *(calls.begin() + prng.between(0, static_cast<std::int64_t>(calls.size()) - 1));
 }
 
+// A setup's list with `more` after it, as each case of a setup returns it.
+std::vector<Call> then_append(std::vector<Call>& calls, std::initializer_list<Call> more) {
+  calls.insert(calls.end(), more.begin(), more.end());
+  return calls;
+}
+
+// What a setup on queue `b` writes with: the spec's key names, the run's lease, and a
+// deadline live now (the server's clock plus the lease), as texts.
+struct SetupNames {
+  SetupNames(const OddTarget& t, const std::string& b)
+      : k(b), pending(k.key("pending")), active(k.key("active")), lease(std::to_string(t.lease_ms)),
+        live_score(std::to_string(t.server_ms + t.lease_ms)) {}
+  SpecKeys k;
+  std::string pending, active, lease, live_score;
+};
+
 // `hset` with the field `name` set to `value` after the others; as it is when `value` is
 // empty (a row without that field).
 Call with_field(Call hset, const char* name, const std::string& value) {
@@ -348,16 +364,13 @@ std::vector<std::string> draw_fleet_call(Prng& prng, const OddTarget& t) {
 // of its rows.
 std::vector<Call> two_id_setups(Prng& prng, const OddTarget& t, const std::string& b, std::vector<Call> calls,
                                 const std::string& bad) {
-  const SpecKeys k(b);
-  const std::string pending = k.key("pending"), active = k.key("active");
-  const std::string lease = std::to_string(t.lease_ms);
-  auto then = [&](std::initializer_list<Call> more) {
-    for (const Call& c : more) calls.push_back(c);
-    return calls;
-  };
+  const SetupNames names(t, b);
+  const SpecKeys& k = names.k;
+  const std::string &pending = names.pending, &active = names.active, &lease = names.lease,
+                    &live_score = names.live_score;
+  auto then = [&](std::initializer_list<Call> more) { return then_append(calls, more); };
   const std::string x = "x" + std::to_string(prng.between(0, 999999999));
   const std::string y = "y" + std::to_string(prng.between(0, 999999999));
-  const std::string live_score = std::to_string(t.server_ms + t.lease_ms);
   auto live_row = [&](const std::string& id) {
     return Call{"HSET", k.row(id), "state", "active", "payload", "p", "attempts", "1", "failures", "0",
                 "max_failures", "3", "lease_epoch", t.run_id};
@@ -448,14 +461,11 @@ namespace {
 // ids and leases short: a core that narrows, trims, misreads or skips any of these passes
 // every run without them.
 std::vector<Call> rare_rows(Prng& prng, const OddTarget& t, const std::string& b, std::vector<Call> calls) {
-  const SpecKeys k(b);
-  const std::string pending = k.key("pending"), active = k.key("active");
-  const std::string lease = std::to_string(t.lease_ms);
-  const std::string live_score = std::to_string(t.server_ms + t.lease_ms);
-  auto then = [&](std::initializer_list<Call> more) {
-    for (const Call& c : more) calls.push_back(c);
-    return calls;
-  };
+  const SetupNames names(t, b);
+  const SpecKeys& k = names.k;
+  const std::string &pending = names.pending, &active = names.active, &lease = names.lease,
+                    &live_score = names.live_score;
+  auto then = [&](std::initializer_list<Call> more) { return then_append(calls, more); };
   const std::string id = "w" + std::to_string(prng.between(0, 999999999));
   const std::string row = k.row(id);
   const bool sweep = prng.chance(500);  // the sweep's shape of the case, else CLAIM's
@@ -611,14 +621,11 @@ namespace {
 //      pair beside it); or seq so, or with a leading zero or '+' (INCR refuses each) met by ADD.
 // 0 and 1 go in one setup (two ids), and so do 2 and 3: five setups in all.
 std::vector<Call> value_edges(Prng& prng, const OddTarget& t, const std::string& b, std::vector<Call> calls) {
-  const SpecKeys k(b);
-  const std::string pending = k.key("pending"), active = k.key("active");
-  const std::string lease = std::to_string(t.lease_ms);
-  const std::string live_score = std::to_string(t.server_ms + t.lease_ms);
-  auto then = [&](std::initializer_list<Call> more) {
-    for (const Call& c : more) calls.push_back(c);
-    return calls;
-  };
+  const SetupNames names(t, b);
+  const SpecKeys& k = names.k;
+  const std::string &pending = names.pending, &active = names.active, &lease = names.lease,
+                    &live_score = names.live_score;
+  auto then = [&](std::initializer_list<Call> more) { return then_append(calls, more); };
   const std::string id = "v" + std::to_string(prng.between(0, 999999999));
   const std::string row = k.row(id);
   // a lease verb on `who` with token `token` (one draw)
@@ -852,10 +859,7 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
   const std::string seq = k.key("seq");
   std::vector<std::vector<std::string>> calls{k.clear()};
   calls.front().push_back(row);
-  auto then = [&](std::initializer_list<Call> more) {
-    for (const Call& c : more) calls.push_back(c);
-    return calls;
-  };
+  auto then = [&](std::initializer_list<Call> more) { return then_append(calls, more); };
   switch (prng.between(0, 10)) {
     // In cases 0-2 one setup in four leaves a field out, or stamps the lease empty (a row
     // an older version or a script wrote): the verb reads its default (EMQ §1: attempts 0,
