@@ -158,36 +158,19 @@ void World::forget_unreachable() {
 namespace {
 bool is_sweep(Args argv) { return !argv.empty() && equals_ignore_case(argv[0], "EMQ.STALLED.CHECK"); }
 
-// Before a sweep: the `stalled` and `lease_epoch` of each expired member, so the verdict
-// lines can say what the server did (counted or not) and which process stamped the lease.
-struct SweepBefore {
-  std::map<std::string, std::pair<std::string, std::string>> rows;  // id -> stalled, epoch
-};
-
-SweepBefore capture_sweep(const Keyspace& data, std::string_view queue, std::int64_t now_ms) {
-  SweepBefore before;
-  if (!valid_queue_name(queue)) return before;
-  const QueueKeys keys(queue);
-  bool wrong = false;
-  const Keyspace::Zset* active = data.zset_at(keys.active(), wrong);
-  if (!active) return before;
-  for (const auto& [score, member] : active->order) {  // lowest deadline first
-    if (!(score < static_cast<double>(now_ms))) break;
-    const Keyspace::Hash* row = data.hash_at(keys.row(member), wrong);
-    const std::string* stalled = row ? Keyspace::hash_field(*row, "stalled") : nullptr;
-    const std::string* epoch = row ? Keyspace::hash_field(*row, "lease_epoch") : nullptr;
-    before.rows[member] = {stalled ? *stalled : "", epoch ? *epoch : ""};
-  }
-  return before;
-}
 }  // namespace
 
 const CallRecord& World::call(std::string_view actor, Args argv) {
   if (stop_before_ > 0 && calls_ + 1 >= stop_before_) throw StopBeforeCall{};
   if (observer_) observer_->before_call(*this, actor, argv);
+  // A sweep's verdict lines need its expired rows as they were (sim/sweep_before.h).
   const bool sweep = is_sweep(argv) && argv.size() > 1 && module_loaded();
-  SweepBefore before;
-  if (sweep) before = capture_sweep(live_, argv[1], server_ms());
+  if (sweep && valid_queue_name(argv[1])) {
+    const QueueKeys keys(argv[1]);
+    capture_sweep(live_, argv, {keys.active(), keys.row("")}, server_ms(), sweep_before_);
+  } else if (sweep) {
+    sweep_before_.clear();
+  }
 
   server_.set_now_ms(server_ms());
   const std::int64_t writes_before = server_.writes();
@@ -207,11 +190,13 @@ const CallRecord& World::call(std::string_view actor, Args argv) {
   rec.history_line = history_.lines();
   if (sweep && rec.reply.kind() == Reply::Kind::array && rec.reply.items().size() == 8) {
     const QueueKeys keys(argv[1]);
+    const SweepBefore& before = sweep_before_;
     auto stamp_inc = [&](const std::string& id) {
       auto it = before.rows.find(id);
       if (it == before.rows.end()) return 0;
+      const std::string& epoch = it->second.lease_epoch.value_or("");
       for (std::size_t i = 1; i < run_ids_.size(); ++i) {
-        if (!run_ids_[i].empty() && run_ids_[i] == it->second.second) return static_cast<int>(i);
+        if (!run_ids_[i].empty() && run_ids_[i] == epoch) return static_cast<int>(i);
       }
       return 0;
     };
@@ -225,7 +210,7 @@ const CallRecord& World::call(std::string_view actor, Args argv) {
       const Keyspace::Hash* row = live_.hash_at(keys.row(id.text()), wrong);
       const std::string* after = row ? Keyspace::hash_field(*row, "stalled") : nullptr;
       auto it = before.rows.find(id.text());
-      const bool counted = (after ? *after : "") != (it == before.rows.end() ? "" : it->second.first);
+      const bool counted = (after ? *after : "") != (it == before.rows.end() ? "" : it->second.stalled.value_or(""));
       verdict(id.text(), counted ? SweepVerdict::counted_recovered : SweepVerdict::exempt, stamp_inc(id.text()));
     }
     for (const Reply& id : rec.reply.items()[3].items()) {

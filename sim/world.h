@@ -35,6 +35,7 @@
 #include "sim/prng.h"
 #include "sim/run_id.h"
 #include "sim/server.h"
+#include "sim/sweep_before.h"
 #include "sim/undo.h"
 
 namespace trafikey::sim {
@@ -225,6 +226,7 @@ class World {
   std::string write_denied_key_;       // deny_writes: empty when every key is writable
   CallRecord last_;
   std::map<std::string, std::int64_t> verdict_counts_;
+  SweepBefore sweep_before_;  // the expired rows before the current sweep (its verdict lines)
   WorldObserver* observer_ = nullptr;
   std::int64_t stop_before_ = 0;
 };
