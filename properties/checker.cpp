@@ -66,45 +66,10 @@ const std::string* field(const Keyspace& data, std::string_view row, std::string
   return h ? Keyspace::hash_field(*h, name) : nullptr;
 }
 
-std::string field_or(const Keyspace& data, std::string_view row, std::string_view name,
-                     std::string_view absent = "-") {
-  const std::string* v = field(data, row, name);
-  return v ? *v : std::string(absent);
-}
-
-// A field's value for a message: "-" when absent (field_or), "" quoted when empty, so
-// "stamp " + v never reads as a missing word.
-std::string shown(const std::string& value) { return value.empty() ? "\"\"" : value; }
-
-std::int64_t count_of(std::string_view text) {
-  if (text == "-" || text.empty()) return 0;
-  return parse_int64(text).value_or(-1);
-}
-
-std::string stamp_text(const std::optional<model::LeaseStamp>& s) {
-  if (!s) return "no stamp";
-  return "incarnation " + std::to_string(s->incarnation) + " at t=" + std::to_string(s->true_ms);
-}
 
 const Keyspace::Hash* row_of(const Keyspace& data, const model::QueueNames& keys, std::string_view id) {
   bool wrong = false;
   return data.hash_at(model::RowName(keys, id).view(), wrong);
-}
-
-std::string_view or_absent(const std::string* value, std::string_view absent = "-") {
-  return value ? std::string_view(*value) : absent;
-}
-
-// A job's lease as the model's ledger knew it (a JobTruth or the checker's copy of one).
-template <class Job>
-std::string lease_story(std::string_view id, const Job& job) {
-  std::string s = "lease of " + std::string(id) + " (token " + std::to_string(job.token) + ")";
-  if (job.granted) s += ", granted by " + stamp_text(job.granted) + (job.granted->scripted ? " through claim.lua" : "");
-  if (job.stamp && job.granted && job.stamp->call != job.granted->call) {
-    s += ", last extended by " + stamp_text(job.stamp);
-  }
-  if (!job.granted && !job.stamp) s += ", never granted in this history";
-  return s;
 }
 
 constexpr std::array<JobState, 4> set_states{JobState::pending, JobState::active, JobState::done,
@@ -144,29 +109,6 @@ void classify_write(sim::UndoLog::Wrote wrote, std::string_view key, std::string
 
 }  // namespace
 
-Checker::RowFields::RowFields(const Keyspace::Hash* row) {
-  if (!row) return;
-  // By length first, then the bytes as words (StringEqual: == on a std::string and a
-  // literal was a libc compare per field).
-  const StringEqual eq;
-  for (const auto& [name, value] : *row) {
-    switch (name.size()) {
-      case 5: if (eq(name, "state")) state = &value; break;
-      case 7: if (eq(name, "stalled")) stalled = &value; break;
-      case 8: if (eq(name, "failures")) failures = &value; break;
-      case 12: if (eq(name, "max_failures")) max_failures = &value; break;
-      case 11:
-        if (eq(name, "dead_reason")) {
-          dead_reason = &value;
-        } else if (eq(name, "lease_epoch")) {
-          lease_epoch = &value;
-        }
-        break;
-      default: break;
-    }
-  }
-}
-
 void Checker::fail(std::string_view id, const World& world, std::string facts) {
   // Past the cap, only an invariant not yet named: where a call breaks one invariant for
   // a hundred jobs, the others it breaks (the model's own verdict among them) still say so.
@@ -185,6 +127,12 @@ void Checker::fail(std::string_view id, const World& world, std::string facts) {
   violations_.push_back(std::move(v));
 }
 
+void Checker::WorldFindings::judged(std::string_view invariant) {
+  for (std::size_t i = 0; i < trafikey::invariant_ids.size(); ++i) {
+    if (trafikey::invariant_ids[i] == invariant) checker_.judge(i);
+  }
+}
+
 const std::map<std::string, std::int64_t>& Checker::judged() const {
   judged_.clear();
   for (std::size_t i = 0; i < judged_counts_.size(); ++i) {
@@ -194,20 +142,6 @@ const std::map<std::string, std::int64_t>& Checker::judged() const {
 }
 
 // ---- before a call: remember what the judgement needs
-
-Checker::JobSeen Checker::seen(const JobTruth& job) {
-  JobSeen s;
-  s.state = job.state;
-  s.token = job.token;
-  s.holder = job.holder;
-  s.granted = job.granted;
-  s.stamp = job.stamp;
-  s.deadline_server_ms = job.deadline_server_ms;
-  s.failures = job.failures;
-  s.max_failures = job.max_failures;
-  s.lane = job.lane;
-  return s;
-}
 
 void Checker::record_call(const World& world, Args argv) {
   lane_->call.store(world.calls() + 1, std::memory_order_relaxed);
@@ -247,10 +181,8 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
     model_.call(argv, ctx, expect_);
   }
   before_jobs_.clear();
-  sweep_.queue.clear();
-  sweep_.expired.clear();
-  sweep_.rows.clear();
-  sweep_.ledger.clear();
+  sweep_.clear();
+  sweep_ledger_.clear();
   // The verb as the model names it (the spec's spelling), once for both halves of the
   // judgement.
   verb_ = expect_.verb != EmqVerb::none ? expect_.verb : argv.empty() ? EmqVerb::none : model::verb_of(argv[0]);
@@ -264,36 +196,19 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
   }
   const auto& ledger = model_.ledger();
   auto remember = [&](std::string_view id) {
-    if (const JobTruth* job = ledger.job(q, id)) before_jobs_.emplace_back(std::string(id), seen(*job));
+    if (const JobTruth* job = ledger.job(q, id)) before_jobs_.emplace_back(std::string(id), judge::JobBefore::of(*job));
   };
   if (verb_ == EmqVerb::extend || verb_ == EmqVerb::complete || verb_ == EmqVerb::fail) {
     if (argv.size() > 2) remember(argv[2]);
   } else if (verb_ == EmqVerb::extends) {
     for (std::size_t i = 3; i < argv.size(); i += 2) remember(argv[i]);
   } else if (verb_ == EmqVerb::sweep && world.module_loaded()) {
-    sweep_.queue = q;
-    sweep_.max_stalled = argv.size() > 2 ? parse_int64(argv[2]).value_or(0) : 0;
-    sweep_.limit = 1000;
-    if (argv.size() == 5) sweep_.limit = static_cast<std::size_t>(parse_int64(argv[4]).value_or(1000));
     const model::QueueNames& keys = known_queue(q)->second.keys;
-    bool wrong = false;
-    const Keyspace::Zset* active = world.data().zset_at(keys.active, wrong);
-    if (!active) return;
-    // Only the first LIMIT expired members are due; a sweep that judges any other member
-    // (expired past its LIMIT, or live) fails whichever it is.
-    for (const auto& [score, id] : Keyspace::zrange_by_score_entries(
-             *active, static_cast<double>(world.server_ms()), std::min<std::size_t>(sweep_.limit, 1000000))) {
-      RowSeen row;
-      row.rank = sweep_.expired.size();
-      sweep_.expired.emplace_back(id);
-      const std::string key = model::row_key(q, id);
-      row.exists = world.data().type(key) == KeyType::hash;
-      row.state = field_or(world.data(), key, "state");
-      row.stalled = field_or(world.data(), key, "stalled");
-      row.failures = field_or(world.data(), key, "failures");
-      row.lease_epoch = field_or(world.data(), key, "lease_epoch");
-      sweep_.rows.emplace(id, std::move(row));
-      if (const JobTruth* job = ledger.job(q, id)) sweep_.ledger.emplace(id, seen(*job));
+    sim::capture_sweep(world.data(), argv, {keys.active, keys.row_prefix}, world.server_ms(), sweep_);
+    // the model's view of each member the sweep must judge
+    for (std::size_t i = 0; i < sweep_.due(); ++i) {
+      const std::string& id = sweep_.expired[i];
+      if (const JobTruth* job = ledger.job(q, id)) sweep_ledger_.emplace(id, judge::JobBefore::of(*job));
     }
   }
 }
@@ -309,23 +224,10 @@ void Checker::after_call(const World& world, const CallRecord& call) {
   // The verb as before_call found it (the spec's spelling), not an upper-cased copy
   // compared with each name.
   const auto is = [&](EmqVerb v) { return verb_ == v; };
-  const auto verb = [&] { return verb_text(call); };
   const Reply& r = call.reply;
-  // verb.atomic: a refusal writes nothing; neither does a "not live"/"exists" 0.
+  WorldFindings findings(*this, world);
   judge(id_of("verb.atomic"));
-  if (r.is_error() && call.writes != 0) {
-    fail("verb.atomic", world, verb() + " was refused with \"" + r.text() + "\" but wrote " +
-                                   std::to_string(call.writes) + " time(s)");
-  }
-  const bool zero = r.kind() == Reply::Kind::integer && r.as_integer() == 0 &&
-                    (is(EmqVerb::add) || is(EmqVerb::extend) || is(EmqVerb::complete) || is(EmqVerb::fail));
-  const bool all_zero = r.kind() == Reply::Kind::array && is(EmqVerb::extends) &&
-                        std::all_of(r.items().begin(), r.items().end(),
-                                    [](const Reply& x) { return x.as_integer() == 0; });
-  if ((zero || all_zero) && call.writes != 0) {
-    fail("verb.atomic", world, verb() + " answered 0 (nothing done) but wrote " +
-                                   std::to_string(call.writes) + " time(s)");
-  }
+  judge::verb_atomic(call.argv, verb_, r, {call.writes, call.writes != 0}, findings);
 
   if (world.module_loaded() && !r.is_error() && call.argv.size() >= 2) {
     if (is(EmqVerb::sweep)) check_sweep(world, call);
@@ -336,7 +238,7 @@ void Checker::after_call(const World& world, const CallRecord& call) {
       judge(id_of("queue.fence"));
       const auto& ghosts = model_.ledger().ghosts();
       for (const Reply& claimed : r.items()) {
-        if (claimed.items().size() != 3) continue;
+        if (claimed.kind() != Reply::Kind::array || claimed.items().size() != 3) continue;
         const std::string_view id = claimed.items()[0].text();
         // An id whose row an operator deleted (a ghost to the ledger) and wrote again by
         // hand: its attempts, and so its tokens, are the operator's, with no history to
@@ -352,12 +254,7 @@ void Checker::after_call(const World& world, const CallRecord& call) {
           tokens_.emplace(std::string(key), token);
           continue;
         }
-        if (token <= it->second) {
-          fail("queue.fence", world,
-               "CLAIM granted token " + std::to_string(token) + " of " + std::string(id) +
-                   ", but token " + std::to_string(it->second) +
-                   " was already granted: two holders could share a live token");
-        }
+        judge::claim_token(id, token, it->second, findings);
         it->second = token;
       }
     }
@@ -496,105 +393,39 @@ bool Checker::through_model(const World& world, const CallRecord& call) {
 }
 
 void Checker::check_sweep(const World& world, const CallRecord& call) {
-  const Reply& r = call.reply;
   judge(id_of("epoch.exempt"));
   judge(id_of("epoch.counted"));
-  if (r.kind() != Reply::Kind::array || r.items().size() != 8) {
-    fail("epoch.counted", world, "STALLED.CHECK answered " + debug_string(r) +
-                                     ", not recovered/dead/ghosts/lanes");
-    return;
-  }
-  const int inc = call.at.incarnation;
-  std::set<std::string> dead, judged;
-  for (const Reply& id : r.items()[3].items()) dead.insert(id.text());
-  for (std::size_t list = 1; list < 8; list += 2) {
-    for (const Reply& id : r.items()[list].items()) judged.insert(id.text());
-  }
-  // Exactly the expired members, lowest deadline first, up to LIMIT, are judged.
-  const std::size_t due = std::min(sweep_.limit, sweep_.expired.size());
-  for (std::size_t i = 0; i < due; ++i) {
-    if (!judged.contains(sweep_.expired[i])) {
-      fail("epoch.counted", world, "expired lease of " + sweep_.expired[i] +
-                                       " was not judged by the sweep at st=" +
-                                       std::to_string(call.at.server_ms));
+  // What the model knew of each due member, and its row now.
+  class Sight final : public judge::SweepSight {
+   public:
+    Sight(const Checker& checker, const World& world) : checker_(checker), world_(world) {}
+    const judge::JobBefore* ledger_before(std::string_view id) const override {
+      auto it = checker_.sweep_ledger_.find(std::string(id));
+      return it == checker_.sweep_ledger_.end() ? nullptr : &it->second;
     }
-  }
-  for (const auto& id : judged) {
-    auto it = sweep_.rows.find(id);
-    if (it == sweep_.rows.end() || it->second.rank >= due) {
-      fail("epoch.counted", world, "the sweep at st=" + std::to_string(call.at.server_ms) +
-                                       " judged " + id + ", whose lease had not expired");
+    judge::SweptAfter row_after(std::string_view id) const override {
+      bool wrong = false;
+      const Keyspace::Hash* row = world_.data().hash_at(model::row_key(checker_.sweep_.queue, id), wrong);
+      auto field = [&](std::string_view name) -> sim::Field {
+        const std::string* v = row ? Keyspace::hash_field(*row, name) : nullptr;
+        return v ? sim::Field(*v) : std::nullopt;
+      };
+      return {field("stalled"), field("state")};
     }
-  }
 
-  auto judge_member = [&](const std::string& id, bool listed_dead) {
-    auto seen = sweep_.rows.find(id);
-    // not due (not expired, or past LIMIT): reported above; its row was not read before
-    // the sweep, so there is no stamp or count to judge it by
-    if (seen == sweep_.rows.end() || seen->second.rank >= due) return;
-    const RowSeen& before = seen->second;
-    const std::string row = model::row_key(sweep_.queue, id);
-    const std::string stalled_after = field_or(world.data(), row, "stalled");
-    const std::string state_after = field_or(world.data(), row, "state");
-    auto known = sweep_.ledger.find(id);
-    if (known != sweep_.ledger.end() && known->second.lane) {
-      fail("epoch.counted", world, id + " carries `group` (a lane row) but the sweep at t=" +
-                                       std::to_string(call.at.true_ms) + " moved it");
-      return;
-    }
-    int stamp_inc = 0;
-    std::string story;
-    if (known != sweep_.ledger.end() && known->second.stamp) {
-      stamp_inc = known->second.stamp->incarnation;
-      story = lease_story(id, known->second);
-    } else if (known != sweep_.ledger.end() && known->second.granted) {
-      // granted by the scripted executor and never stamped since: no process's lease
-      story = lease_story(id, known->second) + ", never stamped";
-    } else {
-      // a row the model never saw granted: its stamp is what the row carries
-      const auto& ids = world.run_ids();
-      for (std::size_t i = 1; i < ids.size(); ++i) {
-        if (!before.lease_epoch.empty() && before.lease_epoch == ids[i]) stamp_inc = static_cast<int>(i);
-      }
-      story = "lease of " + id + " (" +
-              (before.lease_epoch == "-" ? std::string("no stamp") : "stamp " + shown(before.lease_epoch)) + ")";
-    }
-    const std::string by = ", judged by the sweep of incarnation " + std::to_string(inc) +
-                           " at t=" + std::to_string(call.at.true_ms);
-    if (stamp_inc != inc) {
-      if (stalled_after != before.stalled || listed_dead || state_after != "pending") {
-        fail("epoch.exempt", world,
-             story + by + ": counted (stalled " + shown(before.stalled) + " -> " + shown(stalled_after) +
-                 ", state " + shown(state_after) + ") although " +
-                 (before.lease_epoch == "-" ? "its row carries no stamp" : "the lease crossed a restart"));
-      }
-      return;
-    }
-    const std::int64_t s = count_of(before.stalled) + 1;
-    const bool should_die = s >= sweep_.max_stalled;
-    if (count_of(stalled_after) != s || listed_dead != should_die ||
-        state_after != (should_die ? "dead" : "pending")) {
-      fail("epoch.counted", world,
-           story + by + ": expected stalled " + std::to_string(s) + " and " +
-               (should_die ? "dead" : "pending") + " at max_stalled " +
-               std::to_string(sweep_.max_stalled) + ", found stalled " + shown(stalled_after) +
-               ", state " + state_after + (listed_dead ? " (listed dead)" : ""));
-    }
+   private:
+    const Checker& checker_;
+    const World& world_;
   };
-  for (const Reply& id : r.items()[1].items()) judge_member(id.text(), false);
-  for (const Reply& id : r.items()[3].items()) judge_member(id.text(), true);
+  const judge::SweepContext at{call.at.incarnation, call.at.true_ms, call.at.server_ms, &world.run_ids()};
+  WorldFindings findings(*this, world);
+  judge::judge_sweep(sweep_, call.reply, at, Sight(*this, world), findings);
 }
 
 void Checker::check_lease_verb(const World& world, const CallRecord& call) {
-  const std::string_view name = call.argv[0];
-  const bool fail_verb = verb_ == EmqVerb::fail;
-  struct Pair {
-    std::string_view id;
-    std::int64_t token, answer;
-  };
-  std::array<Pair, 1> one{};
-  std::vector<Pair> many;
-  std::span<const Pair> pairs;
+  std::array<judge::LeasePair, 1> one{};
+  std::vector<judge::LeasePair> many;
+  std::span<const judge::LeasePair> pairs;
   const Reply& r = call.reply;
   if (verb_ == EmqVerb::extends) {
     if (r.kind() != Reply::Kind::array) return;
@@ -608,43 +439,9 @@ void Checker::check_lease_verb(const World& world, const CallRecord& call) {
     pairs = one;
   }
   judge(id_of("queue.fence"));
-  for (const auto& [id, token, answer] : pairs) {
-    auto it = std::find_if(before_jobs_.begin(), before_jobs_.end(),
-                           [&](const auto& before) { return before.first == id; });
-    if (it == before_jobs_.end() || !it->second.granted) continue;  // the model cannot judge
-    const JobSeen& job = it->second;
-    const bool live = job.state == JobState::active && job.token == token &&
-                      job.deadline_server_ms >= call.at.server_ms;
-    // The facts are spelt only when something is wrong.
-    auto why = [&]() -> std::string {
-      if (job.state != JobState::active) return "the job is " + std::string(model::state_name(job.state));
-      if (job.token != token) return "the live token is " + std::to_string(job.token) + " (held by " + job.holder + ")";
-      return "the lease expired at st=" + std::to_string(job.deadline_server_ms);
-    };
-    if (answer != 0 && !live) {
-      fail("queue.fence", world,
-           upper(name) + " of " + std::string(id) + " with token " + std::to_string(token) + " by " +
-               std::string(call.actor) + " answered " + std::to_string(answer) + " at st=" +
-               std::to_string(call.at.server_ms) + ", but " + why());
-    } else if (answer == 0 && live) {
-      fail("queue.fence", world,
-           upper(name) + " of " + std::string(id) + " with the live token " + std::to_string(token) + " by " +
-               std::string(call.actor) + " answered 0 at st=" + std::to_string(call.at.server_ms) +
-               " (deadline st=" + std::to_string(job.deadline_server_ms) + ")");
-    }
-    if (fail_verb && live && answer != 0) {
-      judge(id_of("queue.budget"));
-      const std::int64_t f = job.failures + 1;
-      const std::int64_t expected = f < job.max_failures ? 1 : 2;
-      if (answer != expected) {
-        fail("queue.budget", world,
-             "FAIL of " + std::string(id) + " was failure " + std::to_string(f) + " of max_failures " +
-                 std::to_string(job.max_failures) + ": expected " +
-                 (expected == 1 ? "1 (requeued)" : "2 (dead)") + ", answered " +
-                 std::to_string(answer));
-      }
-    }
-  }
+  WorldFindings findings(*this, world);
+  judge::lease_verb(call.argv[0], verb_ == EmqVerb::fail, pairs, before_jobs_, call.actor, call.at.server_ms,
+                    findings);
 }
 
 // ---- after a start
@@ -771,19 +568,9 @@ void Checker::check_epoch_load(const World& world) {
   const std::string& run_id = world.run_ids().back();
   const std::string_view epoch_call[] = {"EMQ.EPOCH"};
   const Reply answer = world.probe(epoch_call);
-  if (model::run_id_shape_ok(run_id) && !world.reload_refused()) {
-    if (!world.module_loaded() || answer != Reply::bulk(run_id)) {
-      fail("epoch.load", world, "incarnation " + std::to_string(world.incarnation()) +
-                                    " read run_id " + run_id + " but EMQ.EPOCH answered " +
-                                    debug_string(answer));
-    }
-  } else if (!answer.is_error() || answer.text().rfind("ERR unknown command", 0) != 0) {
-    fail("epoch.load", world, "incarnation " + std::to_string(world.incarnation()) +
-                                  (world.reload_refused() ? " reloaded on a failed or malformed run_id read (process run_id "
-                                                          : " read a bad run_id (") +
-                                  sim::quote_bytes(run_id) + ")" +
-                                  " yet serves EMQ verbs: EMQ.EPOCH answered " + debug_string(answer));
-  }
+  WorldFindings findings(*this, world);
+  judge::epoch_load(world.incarnation(), run_id, model::run_id_shape_ok(run_id) && !world.reload_refused(),
+                    world.reload_refused(), answer, findings);
 }
 
 // ---- verb.model
@@ -988,6 +775,7 @@ void Checker::check_queue(const World& world, std::string_view q, QueueState& qu
     return !ghosts.empty() && ghosts.contains(std::pair<std::string_view, std::string_view>(q, id));
   };
   Shadow& shadow = queue.shadow;
+  WorldFindings findings(*this, world);
   if (!ids) {
     // every member of the four sets, then every job of the ledger: (id, set) pairs sorted
     // by id (views into the sets, which do not change while they are judged)
@@ -1011,7 +799,7 @@ void Checker::check_queue(const World& world, std::string_view q, QueueState& qu
       for (; i < members.size() && members[i].first == id; ++i) in.push_back(members[i].second);
       // an operator deleted this row: a ghost until CLAIM or the sweep removes the id
       if (ghost(id)) continue;
-      check_member(world, RowFields(row_of(data, keys, id)), shadow, id, Shadow::Map::hash_of(id), in);
+      check_member(world, judge::RowFacts(row_of(data, keys, id)), shadow, id, Shadow::Map::hash_of(id), in);
     }
     // The ledger lists its jobs by (queue, id), bytes compared as here: one walk along
     // `members` finds each job's sets.
@@ -1022,7 +810,7 @@ void Checker::check_queue(const World& world, std::string_view q, QueueState& qu
       const std::string_view id = job.id;
       while (it != members.end() && it->first < id) ++it;
       for (; it != members.end() && it->first == id; ++it) in.push_back(it->second);
-      check_ledger_job(world, RowFields(row_of(data, keys, id)), job, in);
+      judge::ledger_job(job, in, judge::RowFacts(row_of(data, keys, id)), world.run_ids(), findings);
     }
     return;
   }
@@ -1039,14 +827,14 @@ void Checker::check_queue(const World& world, std::string_view q, QueueState& qu
     for (std::size_t i = 0; i < sets.size(); ++i) {
       if (sets[i] && sets[i]->scores.find(id, p.hash)) p.in[p.sets++] = set_states[i];
     }
-    p.row = RowFields(row_of(data, keys, id));
+    p.row = judge::RowFacts(row_of(data, keys, id));
     p.job = jobs ? (*jobs)[k] : model_.ledger().job(q, id);
   }
   for (const Probe& p : probes) {
     if (p.sets > 0) check_member(world, p.row, shadow, p.id, p.hash, {p.in.data(), p.sets});
   }
   for (const Probe& p : probes) {
-    if (p.job) check_ledger_job(world, p.row, *p.job, {p.in.data(), p.sets});
+    if (p.job) judge::ledger_job(*p.job, {p.in.data(), p.sets}, p.row, world.run_ids(), findings);
   }
 }
 
@@ -1068,81 +856,15 @@ void Checker::follow(const World& world, Shadow& shadow, std::string_view id, st
   seen->assign(state);
 }
 
-// A member of the queue's sets (not a ghost): one set, a row whose state names it, a move
-// that is an edge, budgets within bounds.
-void Checker::check_member(const World& world, const RowFields& row, Shadow& shadow,
+// A member of the queue's sets (not a ghost): queue.conserve, its move an edge
+// (queue.transitions, followed here), queue.budget.
+void Checker::check_member(const World& world, const judge::RowFacts& row, Shadow& shadow,
                            std::string_view id, std::uint32_t hash, std::span<const JobState> in) {
-  if (in.size() != 1) {
-    std::string list;
-    for (JobState s : in) list += (list.empty() ? "" : " and ") + std::string(model::state_name(s));
-    fail("queue.conserve", world, std::string(id) + " is in " + list + " at once");
-    return;
-  }
-  const std::string* state = row.state;
-  if (!state) {
-    fail("queue.conserve", world, std::string(id) + " is in " + std::string(model::state_name(in[0])) +
-                                      " but has no row: a half-written job");
-    return;
-  }
-  if (*state != model::state_name(in[0])) {
-    fail("queue.conserve", world, std::string(id) + " is in " + std::string(model::state_name(in[0])) +
-                                      " but its row says state " + *state);
-  }
+  WorldFindings findings(*this, world);
+  const std::string* state = judge::conserve_member(id, in, row, findings);
+  if (!state) return;
   follow(world, shadow, id, hash, *state);
-  // budgets (stalled is read only for a dead job)
-  const std::int64_t failures = count_of(or_absent(row.failures));
-  const std::int64_t max_failures = count_of(or_absent(row.max_failures, "3"));
-  if (failures > max_failures && max_failures > 0) {
-    fail("queue.budget", world, std::string(id) + " has failures " + std::to_string(failures) +
-                                    " over max_failures " + std::to_string(max_failures));
-  }
-  if (in[0] == JobState::dead) {
-    const std::int64_t stalled = count_of(or_absent(row.stalled));
-    const std::string_view reason = or_absent(row.dead_reason);
-    const bool spent = (reason == "failed" && failures >= max_failures) ||
-                       (reason == "stalled" && stalled >= 1);
-    if (!spent) {
-      fail("queue.budget", world, std::string(id) + " is dead (dead_reason " + std::string(reason) +
-                                      ", failures " + std::to_string(failures) + "/" +
-                                      std::to_string(max_failures) + ", stalled " +
-                                      std::to_string(stalled) + ") without a spent budget");
-    }
-  }
-}
-
-// A job of the model's ledger (not a ghost) against the server: in the set the model
-// put it in, charged as its history charges, stamped by the process of its last lease.
-void Checker::check_ledger_job(const World& world, const RowFields& row, const JobTruth& job,
-                               std::span<const JobState> in) {
-  if (in.empty()) {
-    fail("queue.conserve", world, job.id + " is " + std::string(model::state_name(job.state)) +
-                                      " in the model but in no set on the server");
-    return;
-  }
-  if (in.size() == 1 && in[0] != job.state) {
-    fail("queue.conserve", world,
-         job.id + " is " + std::string(model::state_name(in[0])) + " on the server but " +
-             std::string(model::state_name(job.state)) + " in the model");
-  }
-  const std::int64_t stalled = count_of(or_absent(row.stalled));
-  const std::int64_t failures = count_of(or_absent(row.failures));
-  if (job.granted && (stalled != job.stalled || failures != job.failures)) {
-    fail("queue.budget", world,
-         job.id + " carries stalled " + std::to_string(stalled) + ", failures " +
-             std::to_string(failures) + "; its history charges stalled " +
-             std::to_string(job.stalled) + ", failures " + std::to_string(job.failures));
-  }
-  if (job.state == JobState::active && job.stamp) {
-    const std::string_view epoch = or_absent(row.lease_epoch);
-    const std::string& expected = world.run_ids().at(static_cast<std::size_t>(job.stamp->incarnation));
-    if (epoch != expected) {
-      fail("epoch.stamp", world,
-           "active " + job.id + " carries lease_epoch " + std::string(epoch) + ", but its last " +
-               (job.stamp->by_claim ? "CLAIM" : "extension") + " ran under incarnation " +
-               std::to_string(job.stamp->incarnation) + " (run_id " + expected + ") at t=" +
-               std::to_string(job.stamp->true_ms));
-    }
-  }
+  judge::budget_member(id, in[0], row, findings);
 }
 
 void Checker::check_drain(const World& world, std::string_view outcome, std::int64_t bound_ms) {

@@ -37,6 +37,7 @@
 #include "core/bytes.h"
 #include "core/invariants.h"
 #include "properties/crash_guard.h"
+#include "properties/judge/rules.h"
 #include "properties/model/model.h"
 #include "properties/state_graph.h"
 #include "sim/undo.h"
@@ -120,29 +121,19 @@ class Checker final : public sim::WorldObserver {
   }
 
  private:
-  struct RowSeen {  // a row as the server held it before a call
-    bool exists = false;
-    std::size_t rank = 0;  // its place among the expired members, lowest deadline first
-    std::string state, stalled, failures, lease_epoch;
-  };
-  // What the ledger knew of a job before a call: its JobTruth but the transitions (a
-  // vector that grows with the run, and which no judgement before a call reads).
-  struct JobSeen {
-    JobState state = JobState::pending;
-    std::int64_t token = 0;
-    std::string holder;
-    std::optional<model::LeaseStamp> granted, stamp;
-    std::int64_t deadline_server_ms = 0;
-    std::int64_t failures = 0, max_failures = 3;
-    bool lane = false;
-  };
-  struct SweepBefore {
-    std::string queue;
-    std::int64_t max_stalled = 0;
-    std::size_t limit = 0;
-    std::vector<std::string> expired;                  // lowest deadline first, up to LIMIT
-    std::map<std::string, RowSeen> rows;               // those members' rows
-    std::map<std::string, JobSeen> ledger;             // the model before the sweep
+  // Where the rules (properties/judge/rules.h) report: this checker's violations, at the
+  // call or start being judged.
+  class WorldFindings final : public judge::Findings {
+   public:
+    WorldFindings(Checker& checker, const sim::World& world) : checker_(checker), world_(world) {}
+    void fail(std::string_view invariant, std::string facts) override {
+      checker_.fail(invariant, world_, std::move(facts));
+    }
+    void judged(std::string_view invariant) override;
+
+   private:
+    Checker& checker_;
+    const sim::World& world_;
   };
   // What one call touched: the jobs it can have changed, on the server or in the ledger.
   // The ledger moves only the jobs a call's argv or reply names; the server changes only
@@ -237,35 +228,23 @@ class Checker final : public sim::WorldObserver {
   // jobs: the ledger's job of each of `ids` (null: none), when the caller looked them up
   void check_queue(const sim::World& world, std::string_view q, QueueState& queue,
                    const std::vector<std::string_view>* ids, const std::vector<const model::JobTruth*>* jobs = nullptr);
-  // row: the job's row on the server (null: none)
-  // The fields of a row the judgements read, found in one pass over it (null: absent; all
-  // null: no row). A lookup each walked the row once per field, for every job judged.
-  struct RowFields {
-    RowFields() = default;
-    explicit RowFields(const sim::Keyspace::Hash* row);
-    const std::string *state = nullptr, *stalled = nullptr, *failures = nullptr, *max_failures = nullptr,
-                      *dead_reason = nullptr, *lease_epoch = nullptr;
-  };
   // queue.transitions: id's row is seen in `state`; a change from the state it was last
   // seen in is an edge (counted in graph_). hash: Shadow::Map::hash_of(id)
   void follow(const sim::World& world, Shadow& shadow, std::string_view id, std::uint32_t hash,
               std::string_view state);
   // hash: Shadow::Map::hash_of(id)
-  void check_member(const sim::World& world, const RowFields& row, Shadow& shadow, std::string_view id,
+  void check_member(const sim::World& world, const judge::RowFacts& row, Shadow& shadow, std::string_view id,
                     std::uint32_t hash, std::span<const JobState> in);
-  void check_ledger_job(const sim::World& world, const RowFields& row, const model::JobTruth& job,
-                        std::span<const JobState> in);
   // One touched id of a queue, looked up once for both judgements (check_queue).
   struct Probe {
     std::string_view id;
     std::uint32_t hash = 0;  // Shadow::Map::hash_of(id)
     std::array<JobState, 4> in{};  // the sets holding it: in[0, sets)
     std::size_t sets = 0;
-    RowFields row;
+    judge::RowFacts row;
     const model::JobTruth* job = nullptr;
   };
   std::vector<Probe> probes_;
-  static JobSeen seen(const model::JobTruth& job);
 
   std::vector<Violation> violations_;
   std::array<std::int64_t, trafikey::invariant_ids.size()> judged_counts_{};
@@ -278,7 +257,7 @@ class Checker final : public sim::WorldObserver {
   std::pair<const std::string, QueueState>* known_queue(std::string_view q);
   std::pair<const std::string, QueueState>* last_queue_ = nullptr;
   // Snapshot taken in before_call for the call being judged.
-  std::vector<std::pair<std::string, JobSeen>> before_jobs_;  // lease verbs: the model's view
+  std::vector<std::pair<std::string, judge::JobBefore>> before_jobs_;  // lease verbs: the model's view
   // The highest token granted, by job, keyed "queue\0id": one string, looked up through
   // token_key()'s reused buffer rather than a pair of strings built per lookup.
   std::unordered_map<std::string, std::int64_t, StringHash, StringEqual> tokens_;
@@ -289,7 +268,9 @@ class Checker final : public sim::WorldObserver {
     token_key_.append(id);
     return token_key_;
   }
-  SweepBefore sweep_;
+  // A sweep's expired rows before it, and the model's view of each of them.
+  sim::SweepBefore sweep_;
+  std::map<std::string, judge::JobBefore> sweep_ledger_;
   // What the rollback before this start takes back, copied before the world undoes it
   // (before_rollback) and by after_start from the model's journal: a start judges these
   // and not every job and key.
