@@ -173,8 +173,8 @@ rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space) {
     }
     // after every other draw (see PlanSpace::several_queues_per_mille)
     if (share(1000) >= 1000 - space.several_queues_per_mille) plan.queues = 2 + share(2);
-    // after that (see PlanSpace::odd_per_mille)
-    if (share(1000) >= 1000 - space.odd_per_mille) plan.odd_calls = 1 + share(space.odd_calls_max);
+    // after that (see PlanSpace::adversary_per_mille)
+    if (share(1000) >= 1000 - space.adversary_per_mille) plan.adversarial_calls = 1 + share(space.adversarial_calls_max);
     // after that, large runs only (see PlanSpace::bulk_claim_per_mille)
     if (large && share(1000) >= 1000 - space.bulk_claim_per_mille) plan.claim_overask = 100 + share(201);
     // after that (see PlanSpace::wall_clock_per_mille): the server clock at wall time from the start

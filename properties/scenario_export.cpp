@@ -106,7 +106,7 @@ bool add_steps(const Json& line, std::vector<scn::Step>& steps, std::vector<std:
   if (fault == "restart" || fault == "failover") {
     // The run_id the process read: the step says it (`epoch RUN_ID`). Of a generated run,
     // every one: the scenario's seed draws run_ids of its own once the calls between
-    // differ (a worker's draws, an odd client's), and a failure can hang on any two, not
+    // differ (a worker's draws, an adversarial client's), and a failure can hang on any two, not
     // only on a near one (one character off an earlier run_id, drawn on purpose): an
     // exemption that compares a prefix counts a lease across two run_ids sharing one, and
     // a minimized history that drops the step between them must keep both. Of a

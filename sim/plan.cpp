@@ -285,7 +285,7 @@ std::string plan_json(const RunPlan& plan) {
   // line, and so the history and its fingerprint, of a plan without them stays the same.
   if (plan.scripted_workers != 0) w.field("scripted_workers").number(std::int64_t{plan.scripted_workers});
   if (plan.queues != 1) w.field("queues").number(std::int64_t{plan.queues});
-  if (plan.odd_calls != 0) w.field("odd_calls").number(std::int64_t{plan.odd_calls});
+  if (plan.adversarial_calls != 0) w.field("odd_calls").number(std::int64_t{plan.adversarial_calls});
   if (plan.seq_start != 0) w.field("seq_start").number(plan.seq_start);
   w.raw("}");
   return out;
@@ -349,7 +349,7 @@ std::optional<RunPlan> parse_plan(std::string_view json, std::string* error) {
       take(j, "time_quantum_ms", plan.time_quantum_ms, error) &&
       take_optional(j, "scripted_workers", plan.scripted_workers, error) &&
       take_optional(j, "queues", plan.queues, error) &&
-      take_optional(j, "odd_calls", plan.odd_calls, error) &&
+      take_optional(j, "odd_calls", plan.adversarial_calls, error) &&
       take_optional(j, "seq_start", plan.seq_start, error);
   if (!ok) return std::nullopt;
   auto mode = parse_persistence(persistence);
@@ -420,7 +420,7 @@ std::string validate_plan(const RunPlan& plan) {
     return bad("scripted_workers", "must be in 0..the number of workers");
   }
   if (plan.queues < 1 || plan.queues > 9) return bad("queues", "must be in 1..9");
-  if (plan.odd_calls < 0 || plan.odd_calls > 1000) return bad("odd_calls", "must be in 0..1000");
+  if (plan.adversarial_calls < 0 || plan.adversarial_calls > 1000) return bad("odd_calls", "must be in 0..1000");
   if (plan.seq_start < 0 || plan.seq_start > (std::int64_t{1} << 62)) return bad("seq_start", "must be in 0..2^62");
   if (!valid_queue_name(plan.queue_name(plan.queues - 1))) return bad("queue", "is too long for the queues' names");
   for (const auto& f : plan.faults) {

@@ -107,12 +107,13 @@ struct RunPlan {
   // queues; the sweeper sweeps every queue in turn. Written to the plan's JSON only when
   // not 1, so one-queue plans read, run and print as before.
   int queues = 1;
-  // A sloppy client among the fleet: this many calls of sim/odd_calls.h (malformed and
+  // A sloppy client among the fleet: this many calls of sim/adversarial_calls.h (malformed and
   // boundary arguments, unusual spellings, read-only verbs, tokens ahead of the row), at
   // times drawn in the safety phase, as actor `x`; and the fleet spells its own calls
   // otherwise (ADD without MAXFAILURES or with it in lower case, COUNT and LIMIT in lower
-  // case, COMPLETE without result). Written to the plan's JSON only when not 0.
-  int odd_calls = 0;
+  // case, COMPLETE without result). Written to the plan's JSON as "odd_calls", only when not
+  // 0.
+  int adversarial_calls = 0;
   // A long-lived queue: at the start every queue's `seq` already stands at this value (an
   // operator's SET, as a queue that has taken millions of jobs holds), so every ADD and every
   // requeueing FAIL orders its job past 2^24 (the last integer a float holds exactly), past

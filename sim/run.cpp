@@ -13,7 +13,7 @@
 #include "core/keys.h"
 #include "core/states.h"
 #include "sim/executor_scripts.h"
-#include "sim/odd_calls.h"
+#include "sim/adversarial_calls.h"
 
 namespace trafikey::sim {
 
@@ -22,7 +22,7 @@ namespace {
 constexpr std::int64_t retry_after_ms = 100;
 
 enum class EventKind : std::uint8_t {
-  add, claim, extend_all, extend_one, finish, resend, sweep, fault, resume, liveness, odd
+  add, claim, extend_all, extend_one, finish, resend, sweep, fault, resume, liveness, adversarial_call
 };
 
 struct Event {
@@ -241,13 +241,13 @@ class Runner {
   void on_finish(const Event& e);
   void on_resend(const Event& e);
   void on_sweep();
-  void on_odd();
+  void on_adversarial_call();
   bool expired_lease_in(const std::string& queue) const;
   // EXTENDS of the target's lease and every other lease in its queue's active set, each
   // with its row's attempts, as a worker holding several sends it.
-  std::vector<std::string> extends_of_every_lease(const OddTarget& t, const std::string& token) const;
-  // Sends `argv` as the odd client (actor x).
-  const Reply& send_odd(const std::vector<std::string>& argv);
+  std::vector<std::string> extends_of_every_lease(const AdversaryTarget& t, const std::string& token) const;
+  // Sends `argv` as the adversarial client (actor x).
+  const Reply& send_as_adversary(const std::vector<std::string>& argv);
   std::vector<std::string> keys_written(const std::string& queue, const std::vector<std::string>& call) const;
   // What a corruption setup's verb meets on queue q (read from the dataset): the pending
   // ids whose row is not a hash; whether seq is at int64's top, where INCR refuses.
@@ -259,10 +259,10 @@ class Runner {
   void on_liveness();
   bool drained() const;
 
-  // A run with an odd client (RunPlan::odd_calls) has a sloppy fleet too: its own calls
+  // A run with an adversarial client (RunPlan::adversarial_calls) has a sloppy fleet too: its own calls
   // spelt otherwise (MAXFAILURES left out, lower-case count/limit, COMPLETE without a
   // result) and its payloads and texts sometimes empty or binary.
-  bool sloppy() const { return plan_.odd_calls > 0; }
+  bool sloppy() const { return plan_.adversarial_calls > 0; }
 
   const RunPlan& plan_;
   const RunOptions& options_;
@@ -278,15 +278,15 @@ class Runner {
   std::map<std::string, std::int64_t> situations_;
   std::vector<std::string> queue_names_;  // plan_.queue_name(0..queues-1)
   std::vector<bool> claimed_from_;        // a CLAIM got a job from this queue
-  // The odd client's edge probes (draw_odd_boundary) draw from a stream of their own, seeded
+  // The adversarial client's edge probes (draw_boundary_probe) draw from a stream of their own, seeded
   // from the run's seed as the plan's stream is (sim/plan.cpp): the same seed gives the same
-  // probes, and every other draw of the run, the odd client's included, stays what it was
+  // probes, and every other draw of the run, the adversarial client's included, stays what it was
   // before the probes existed (their calls touch only a queue of their own).
   Prng edge_prng_;
 };
 
 namespace {
-// The opaque bytes a sloppy fleet sends (RunPlan::odd_calls): EMQ §1 keeps payload,
+// The opaque bytes a sloppy fleet sends (RunPlan::adversarial_calls): EMQ §1 keeps payload,
 // result and error as the bytes sent, so some are 0 bytes and some carry a NUL and a byte
 // above 0x7f. A core that reads them as C strings, takes "" for absent or refuses "" differs
 // only on such bytes, which a well-behaved fleet's "payload-N" and "ok" never are. Each
@@ -298,7 +298,7 @@ constexpr std::string_view binary_text{"ok\0\xfe\r\n", 6};
 // (16, 23, 32, 64, 128, 256, 512, 1024 bytes, a C string's NUL on top of each), and texts
 // that look like numbers (EMQ §1: opaque bytes all the same): some of a sloppy fleet's
 // payloads, results and failure texts take them. The fleet's own are 2 to 23 bytes, its
-// odd setups' 0, 4095 and more, and none is ever numeric: a core that cuts, pads or
+// adversarial setups' 0, 4095 and more, and none is ever numeric: a core that cuts, pads or
 // converts a value only at one of these lengths, or answers "10" or "007" as an integer,
 // passes every run without them.
 constexpr std::size_t edge_lengths[] = {15, 16, 17, 22, 23, 24, 31, 32, 33, 63, 64, 65,
@@ -322,7 +322,7 @@ int job_number(std::string_view id) {
 // Job jN's result or failure text in a sloppy fleet: by N, none, binary, or (N = 0 or 3 mod 4)
 // an edge value drawn by N and the plan's seed. (The well-behaved fleet's is "ok" or "worker
 // reported failure".)
-std::string odd_text(std::string_view id, std::uint64_t seed) {
+std::string sloppy_text(std::string_view id, std::uint64_t seed) {
   const int n = job_number(id);
   switch (n % 4) {
     case 1: return {};
@@ -460,7 +460,7 @@ void Runner::look_before_call(Args argv) {
       }
     }
     // a lease verb at one ms past a deadline, or half a ms either side of now (a deadline
-    // written by hand: draw_odd_boundary)
+    // written by hand: draw_boundary_probe)
     for (std::size_t i = first; active && i < argv.size(); i += step) {
       const auto* score = active->scores.find(argv[i]);
       if (!score) continue;
@@ -725,7 +725,7 @@ void Runner::on_finish(const Event& e) {
   const CallRecord* sent = nullptr;
   if (world_.prng().chance(plan_.fail_per_mille)) {
     // no script stands for FAIL: the scripted executor fails natively too
-    sent = &call(w.name, argv_.clear().add("EMQ.FAIL").add(queue).add(id).add(h->token).add(sloppy() ? odd_text(id, plan_.seed) : "worker reported failure"));
+    sent = &call(w.name, argv_.clear().add("EMQ.FAIL").add(queue).add(id).add(h->token).add(sloppy() ? sloppy_text(id, plan_.seed) : "worker reported failure"));
   } else if (w.scripted) {
     const QueueKeys keys(queue);
     script_argv(ExecutorScript::complete, 3).add(keys.active()).add(keys.done()).add(keys.row(id));
@@ -736,7 +736,7 @@ void Runner::on_finish(const Event& e) {
     if (!sloppy()) {
       argv_.add("ok");
     } else if (h->token % 2 == 1) {  // a sloppy fleet: no result, or an empty, binary or edge one
-      argv_.add(odd_text(id, plan_.seed));
+      argv_.add(sloppy_text(id, plan_.seed));
     }
     sent = &call(w.name, argv_);
   }
@@ -849,7 +849,7 @@ std::vector<std::string> Runner::keys_written(const std::string& queue, const st
   return keys;
 }
 
-std::vector<std::string> Runner::extends_of_every_lease(const OddTarget& t, const std::string& token) const {
+std::vector<std::string> Runner::extends_of_every_lease(const AdversaryTarget& t, const std::string& token) const {
   std::vector<std::string> call{"EMQ.EXTENDS", t.queue, std::to_string(t.lease_ms), t.id, token};
   bool wrong = false;
   const QueueKeys keys(t.queue);
@@ -866,7 +866,7 @@ std::vector<std::string> Runner::extends_of_every_lease(const OddTarget& t, cons
   return call;
 }
 
-const Reply& Runner::send_odd(const std::vector<std::string>& argv) {
+const Reply& Runner::send_as_adversary(const std::vector<std::string>& argv) {
   argv_.clear();
   for (const std::string& arg : argv) argv_.add(arg);
   return call("x", argv_).reply;
@@ -878,25 +878,25 @@ bool Runner::expired_lease_in(const std::string& queue) const {
   return active && !active->order.empty() && active->order.begin()->first < static_cast<double>(world_.server_ms());
 }
 
-void Runner::on_odd() {
+void Runner::on_adversarial_call() {
   if (liveness_) return;  // a safety-phase client only
   const int job = static_cast<int>(world_.prng().between(1, plan_.jobs));
-  OddTarget t;
+  AdversaryTarget t;
   t.queue = queue_of_job(job);
   t.id = "j" + std::to_string(job);
   t.lease_ms = plan_.lease_ms;
   t.max_stalled = plan_.max_stalled;
   t.server_ms = world_.server_ms();
   t.run_id = world_.run_ids()[static_cast<std::size_t>(world_.incarnation())];
-  // One odd call in ten comes after a probe of a live window's edge: a lease written by hand
-  // at or next to now and the one verb that judges it (sim/odd_calls.h draw_odd_boundary:
+  // One adversarial call in ten comes after a probe of a live window's edge: a lease written by hand
+  // at or next to now and the one verb that judges it (sim/adversarial_calls.h draw_boundary_probe:
   // four calls on a queue of its own, which nothing else touches), drawn from the probes'
   // own stream (edge_prng_). A call refused (no module) ends it, with its closing DEL.
   if (edge_prng_.chance(100)) {
-    const auto probe = draw_odd_boundary(edge_prng_, t);
+    const auto probe = draw_boundary_probe(edge_prng_, t);
     for (const auto& c : probe) {
-      if (send_odd(c).is_error() && &c != &probe.back()) {
-        send_odd(probe.back());
+      if (send_as_adversary(c).is_error() && &c != &probe.back()) {
+        send_as_adversary(probe.back());
         break;
       }
     }
@@ -909,19 +909,19 @@ void Runner::on_odd() {
     t.active = state && *state == "active";
     t.exists = true;
   }
-  // one odd call in four sets up a corrupt row, a key of the wrong type or a pending
+  // one adversarial call in four sets up a corrupt row, a key of the wrong type or a pending
   // list of ghosts on a queue of its own (a setup costs up to a few hundred calls). One in
   // ten was too few for the catalog it has grown into: over seeds 1-5 the mutants needed
   // 82 runs (geometric mean of the medians) and one was missed in 8000
-  // (properties/mutants/reach.sh); then 31, and none more than 2900. With the odd client
-  // in half the runs (PlanSpace::odd_per_mille) and the ACL below at one in five, a
+  // (properties/mutants/reach.sh); then 31, and none more than 2900. With the adversarial client
+  // in half the runs (PlanSpace::adversary_per_mille) and the ACL below at one in five, a
   // campaign makes 22% more calls. One in twenty of the rest sets up numbers and names at
   // their edges (draw_value_edges).
   const bool corruption = world_.prng().chance(250);
   if (corruption || world_.prng().chance(50)) {
     // a setup call refused (no module, a replica) or an ADD that added nothing ends it:
     // what follows would meet keys the setup did not make
-    const auto calls = corruption ? draw_odd_corruption(world_.prng(), t) : draw_value_edges(world_.prng(), t);
+    const auto calls = corruption ? draw_corruption_setup(world_.prng(), t) : draw_value_edges(world_.prng(), t);
     std::string deny;
     for (const auto& c : calls) {
       if (c[0] == "@DENY") {  // the next call goes out under an ACL denying this key
@@ -932,7 +932,7 @@ void Runner::on_odd() {
       const std::size_t ghosts = c[0] == "EMQ.CLAIM" ? ghosts_in_pending(c[1]) : 0;
       const bool ghost_id = c[0] == "EMQ.ADD" && id_in_a_set(c[1], c[2]);
       if ((c[0] == "EMQ.ADD" || c[0] == "EMQ.FAIL") && seq_at_top(c[1])) saw("add-or-fail-met-seq-at-top");
-      const Reply& reply = send_odd(c);
+      const Reply& reply = send_as_adversary(c);
       if (!deny.empty()) {
         world_.deny_writes("");
         deny.clear();
@@ -944,13 +944,13 @@ void Runner::on_odd() {
       if (ghost_id && reply.kind() == Reply::Kind::integer && reply.as_integer() == 1) saw("add-of-a-ghost-id");
       if (reply.is_error() || (c[0] == "EMQ.ADD" && !(reply.kind() == Reply::Kind::integer && reply.as_integer() == 1))) {
         // the setup's closing DEL still goes out: every id it made stays in the set its state names
-        if (&c != &calls.back() && calls.back()[0] == "DEL") send_odd(calls.back());
+        if (&c != &calls.back() && calls.back()[0] == "DEL") send_as_adversary(calls.back());
         break;
       }
     }
     return;
   }
-  // one odd call in twenty is a well-formed call of the fleet's own sent to the server
+  // one adversarial call in twenty is a well-formed call of the fleet's own sent to the server
   // while it is a replica (EMQ §6: every writing verb meets the fence, READONLY EMQ, and
   // writes nothing; the read verbs answer): the world never demotes a server otherwise
   if (world_.prng().chance(50)) {
@@ -959,7 +959,7 @@ void Runner::on_odd() {
     // an ADD of a new id, or (one time in two, when its row exists) of the target's own: an
     // ADD that would write nothing (0 on a primary) still meets the fence first
     if (replica_call[0] == "EMQ.ADD" && t.exists && world_.prng().chance(500)) replica_call[2] = t.id;
-    const Reply& reply = send_odd(replica_call);
+    const Reply& reply = send_as_adversary(replica_call);
     if (reply.is_error() && reply.text().starts_with("READONLY EMQ")) saw("write-refused-on-a-replica");
     world_.set_replica(false);
     return;
@@ -987,7 +987,7 @@ void Runner::on_odd() {
     const std::vector<std::string> keys = keys_written(t.queue, fleet_call);
     const std::string& denied = keys[static_cast<std::size_t>(world_.prng().between(0, static_cast<std::int64_t>(keys.size()) - 1))];
     world_.deny_writes(denied);
-    const Reply& reply = send_odd(fleet_call);
+    const Reply& reply = send_as_adversary(fleet_call);
     if (reply.is_error() && reply.text().starts_with("NOPERM EMQ")) {
       saw("write-refused-by-acl");
       if (denied.find("}:job:") != std::string::npos) saw("write-refused-by-acl-on-a-row");
@@ -995,7 +995,7 @@ void Runner::on_odd() {
     world_.deny_writes("");
     return;
   }
-  send_odd(draw_odd_call(world_.prng(), t));
+  send_as_adversary(draw_adversarial_call(world_.prng(), t));
 }
 
 void Runner::on_fault(const Fault& f) {
@@ -1151,9 +1151,9 @@ RunSummary Runner::run() {
   for (std::size_t i = 0; i < plan_.faults.size(); ++i) {
     if (plan_.faults[i].at_ms < plan_.safety_ms) schedule(plan_.faults[i].at_ms, EventKind::fault, static_cast<int>(i));
   }
-  for (int i = 0; i < plan_.odd_calls; ++i) {
+  for (int i = 0; i < plan_.adversarial_calls; ++i) {
     const std::int64_t at_ms = world_.prng().between(0, plan_.safety_ms - 1);
-    schedule(plan_.time_quantum_ms > 0 ? at_ms / plan_.time_quantum_ms * plan_.time_quantum_ms : at_ms, EventKind::odd);
+    schedule(plan_.time_quantum_ms > 0 ? at_ms / plan_.time_quantum_ms * plan_.time_quantum_ms : at_ms, EventKind::adversarial_call);
   }
   schedule(plan_.safety_ms, EventKind::liveness);
 
@@ -1177,7 +1177,7 @@ RunSummary Runner::run() {
         case EventKind::finish: on_finish(e); break;
         case EventKind::resend: on_resend(e); break;
         case EventKind::sweep: on_sweep(); break;
-        case EventKind::odd: on_odd(); break;
+        case EventKind::adversarial_call: on_adversarial_call(); break;
         case EventKind::fault: on_fault(plan_.faults[static_cast<std::size_t>(e.actor)]); break;
         case EventKind::resume:
           world_.note("worker_resume", "\"worker\":\"" + workers_[static_cast<std::size_t>(e.actor)].name + "\"");

@@ -82,8 +82,8 @@ struct RunSummary {
 //   several-queues              a run in which CLAIMs got jobs from two queues or more
 //   other-queue-expired-at-sweep  a sweep of one queue while another queue's active holds
 //                               an expired lease (which that sweep must leave alone)
-//   odd-call-refused            a call of the odd client (RunPlan::odd_calls) refused
-//   odd-call-read               an odd client's STATS or JOB answered
+//   odd-call-refused            a call of the adversarial client (RunPlan::adversarial_calls) refused
+//   odd-call-read               an adversarial client's STATS or JOB answered
 //   add-of-an-existing-id       an ADD answering 0 (the row exists)
 //   add-without-maxfailures     a job added without MAXFAILURES (the default budget)
 //   complete-without-result     a COMPLETE without result answering 1

@@ -5,7 +5,7 @@
 # result/failure text carry a CRLF (sim/run.cpp binary_payload, binary_text), a CLAIM of
 # COUNT 1 or without COUNT meets a corrupt row behind a sound one (two_id_setups case 1), a
 # FAIL meets dead a hash with a token that is not live, or pending a hash with no lease at all
-# (draw_odd_corruption case 5). The fifth (a sweep's judged list kept in a thread_local past a
+# (draw_corruption_setup case 5). The fifth (a sweep's judged list kept in a thread_local past a
 # refused sweep) is caught too (a sound member then a corrupt one, without LIMIT: case 2) but
 # its state lives across runs of one process, so its history does not replay alone and the
 # self-test cannot minimize it: left out. Numbered on from red team 8a.

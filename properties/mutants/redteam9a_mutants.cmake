@@ -1,6 +1,6 @@
 # Mutants of red team 9a's escapes (values and lengths in realistic ranges, parsing and
 # formatting): 46 unseen wrong cores, 31 escaping real bugs and 2 equivalent; these 31 are
-# caught since the generators send what they need. sim/odd_calls.cpp draw_value_edges (one odd
+# caught since the generators send what they need. sim/adversarial_calls.cpp draw_value_edges (one adversarial
 # call in twenty of those that set up nothing else): FAIL and the sweep against budgets of two
 # digits or more (10 .. 10^6) with counts just below them, ending in 9, or (stalled) far past
 # them; live leases holding tokens of two digits or past 2^31, 2^32, 2^53 (deadlines sometimes

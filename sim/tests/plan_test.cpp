@@ -148,11 +148,11 @@ TEST(Plan, several_queues_are_written_only_when_more_than_one) {
   EXPECT_FALSE(wrong);
 }
 
-// The odd client: written only when not 0, read back, 0..1000 (validate names the field).
-TEST(Plan, odd_calls_are_written_only_when_some) {
+// The adversarial client: written (as "odd_calls") only when not 0, read back, 0..1000 (validate names the field).
+TEST(Plan, adversarial_calls_are_written_only_when_some) {
   RunPlan plan;
   EXPECT_EQ(plan_json(plan).find("odd_calls"), std::string::npos);
-  plan.odd_calls = 12;
+  plan.adversarial_calls = 12;
   const std::string text = plan_json(plan);
   EXPECT_TRUE(text.ends_with(",\"time_quantum_ms\":0,\"odd_calls\":12}")) << text;
   std::string error;
@@ -161,7 +161,7 @@ TEST(Plan, odd_calls_are_written_only_when_some) {
   EXPECT_EQ(*back, plan);
   EXPECT_EQ(validate_plan(plan), "");
   for (int bad : {-1, 1001}) {
-    plan.odd_calls = bad;
+    plan.adversarial_calls = bad;
     EXPECT_EQ(validate_plan(plan), "plan: odd_calls must be in 0..1000") << bad;
   }
 }
@@ -196,14 +196,14 @@ TEST(Plan, seq_start_is_written_only_when_set_and_orders_the_first_add_past_it) 
   EXPECT_GT(a.situations.count("order-past-float-integers"), 0u);
 }
 
-// A run with an odd client sends its calls as actor x, and the same plan gives the same
+// A run with an adversarial client sends its calls as actor x, and the same plan gives the same
 // history; the draws of the catalog are the run's own.
-TEST(Plan, an_odd_client_calls_as_x_and_stays_deterministic) {
+TEST(Plan, an_adversarial_client_calls_as_x_and_stays_deterministic) {
   RunPlan plan;
   plan.seed = 7;
   plan.jobs = 4;
   plan.safety_ms = 3000;
-  plan.odd_calls = 20;
+  plan.adversarial_calls = 20;
   const RunSummary a = run_plan(plan);
   const RunSummary b = run_plan(plan);
   EXPECT_EQ(a.fingerprint, b.fingerprint);

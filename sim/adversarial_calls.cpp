@@ -1,4 +1,4 @@
-#include "sim/odd_calls.h"
+#include "sim/adversarial_calls.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -38,7 +38,7 @@ constexpr std::string_view bad_numbers[] = {"0", "-1", "x", "", "01", "+1", "1.5
 // A name EMQ §1 allows (no brace, no NUL) with the bytes a stricter check might refuse: a
 // colon (the key separator), a byte above 0x7f, CR, LF, a tab and a space. As a queue name
 // or a job id every verb must take it: a core that refuses any of them differs only here.
-constexpr const char* odd_bytes_name = "q:\xff\r\n\t x";
+constexpr const char* rare_bytes_name = "q:\xff\r\n\t x";
 
 // The largest token (EMQ §7: 1..2^63-1), a number every lease verb takes: never a live
 // lease's (a row holding it is corrupt, EMQ §6), so the answer is 0; a range checked one
@@ -62,7 +62,7 @@ std::vector<Call> then_append(std::vector<Call>& calls, std::initializer_list<Ca
 // What a setup on queue `b` writes with: the spec's key names, the run's lease, and a
 // deadline live now (the server's clock plus the lease), as texts.
 struct SetupNames {
-  SetupNames(const OddTarget& t, const std::string& b)
+  SetupNames(const AdversaryTarget& t, const std::string& b)
       : k(b), pending(k.key("pending")), active(k.key("active")), lease(std::to_string(t.lease_ms)),
         live_score(std::to_string(t.server_ms + t.lease_ms)) {}
   SpecKeys k;
@@ -101,7 +101,7 @@ std::string name_bytes(Prng& prng, std::size_t n) {
   return s;
 }
 
-// More than 100 jobs at once on the odd client's queue, then one verb over all of them: a
+// More than 100 jobs at once on the adversarial client's queue, then one verb over all of them: a
 // CLAIM with a COUNT above 100 (EMQ §4: up to COUNT, at most 1000), or a sweep without
 // LIMIT (its default, 1000) of their expired leases, stamped by this process, by none or by
 // the run_id in upper case; one sweep in eight over 1001-1010 of them with a LIMIT above
@@ -126,7 +126,7 @@ for j = 1, #KEYS - 1 do
 end
 return #KEYS - 1)lua";
 
-std::vector<Call> many_jobs(Prng& prng, const OddTarget& t, const std::string& b) {
+std::vector<Call> many_jobs(Prng& prng, const AdversaryTarget& t, const std::string& b) {
   const SpecKeys k(b);
   const std::string pending = k.key("pending"), active = k.key("active");
   int n = static_cast<int>(prng.chance(125) ? prng.between(257, 300) : prng.between(101, 130));
@@ -210,7 +210,7 @@ std::vector<Call> many_jobs(Prng& prng, const OddTarget& t, const std::string& b
 // payloads "payload-N": a core that builds a longer name, or stores a longer payload,
 // wrong passes every run without this. The row deleted at the end (a ghost); the id new
 // each time.
-std::vector<Call> long_names(Prng& prng, const OddTarget& t) {
+std::vector<Call> long_names(Prng& prng, const AdversaryTarget& t) {
   std::string q = t.queue + "-long-";
   const auto q_len = static_cast<std::size_t>(prng.chance(250) ? prng.between(9, 16) : prng.between(17, 200));
   if (q.size() < q_len) q += name_bytes(prng, q_len - q.size());
@@ -241,7 +241,7 @@ std::vector<Call> long_names(Prng& prng, const OddTarget& t) {
 }
 
 // EXTENDS with `pairs` pairs of the target's id and a token ahead of its row (never live).
-Call extends_with(const OddTarget& t, int pairs, const std::string& ahead) {
+Call extends_with(const AdversaryTarget& t, int pairs, const std::string& ahead) {
   Call c{"EMQ.EXTENDS", t.queue, std::to_string(t.lease_ms)};
   for (int i = 0; i < pairs; ++i) {
     c.push_back(t.id);
@@ -251,7 +251,7 @@ Call extends_with(const OddTarget& t, int pairs, const std::string& ahead) {
 }
 }  // namespace
 
-std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& t) {
+std::vector<std::string> draw_adversarial_call(Prng& prng, const AdversaryTarget& t) {
   const std::string& q = t.queue;
   const std::string& id = t.id;
   const std::string lease = std::to_string(t.lease_ms);
@@ -270,12 +270,12 @@ std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& t) {
     case 5:  // queue names with a brace or NUL, or empty; or with bytes EMQ §1 allows
       return pick(prng, {{"EMQ.STATS", "a{b"}, {"EMQ.STATS", "a}"}, {"EMQ.STATS", ""},
                          {"EMQ.STATS", std::string("a\0b", 3)}, {"EMQ.CLAIM", "{" + q + "}", lease},
-                         {"EMQ.STATS", odd_bytes_name}, {"EMQ.CLAIM", odd_bytes_name, lease, "COUNT", "2"}});
+                         {"EMQ.STATS", rare_bytes_name}, {"EMQ.CLAIM", rare_bytes_name, lease, "COUNT", "2"}});
     case 6:  // ids empty or with a NUL; an id with braces and a space is an id (EMQ §1:
              // only NUL is not), with no row, and so is one with a colon, a high byte, CR, LF
       return pick(prng, {{"EMQ.JOB", q, ""}, {"EMQ.JOB", q, std::string("j\0", 2)}, {"EMQ.COMPLETE", q, "", "1"},
-                         {"EMQ.ADD", q, "", "p"}, {"EMQ.JOB", q, "{j} x"}, {"EMQ.JOB", q, odd_bytes_name},
-                         {"EMQ.EXTEND", q, odd_bytes_name, "1", lease}, {"EMQ.EXTEND", q, "", "1", lease},
+                         {"EMQ.ADD", q, "", "p"}, {"EMQ.JOB", q, "{j} x"}, {"EMQ.JOB", q, rare_bytes_name},
+                         {"EMQ.EXTEND", q, rare_bytes_name, "1", lease}, {"EMQ.EXTEND", q, "", "1", lease},
                          {"EMQ.EXTENDS", q, lease, "", "1"}});
     case 7:  // lease_ms out of 1..2^53-1, or a deadline one past 2^53-1 (EMQ §3: refused)
       return pick(prng, {{"EMQ.CLAIM", q, bad_number(prng)}, {"EMQ.CLAIM", q, "9007199254740992"},
@@ -341,7 +341,7 @@ std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& t) {
   }
 }
 
-std::vector<std::string> draw_fleet_call(Prng& prng, const OddTarget& t) {
+std::vector<std::string> draw_fleet_call(Prng& prng, const AdversaryTarget& t) {
   const std::string& q = t.queue;
   const std::string& id = t.id;
   const std::string lease = std::to_string(t.lease_ms);
@@ -362,7 +362,7 @@ std::vector<std::string> draw_fleet_call(Prng& prng, const OddTarget& t) {
 // write), an ADD with a budget far above the fleet's, a row with a field outside EMQ §1's
 // table read by JOB, a live lease extended by 2^31 ms or past 2^53-1. Each ends with a DEL
 // of its rows.
-std::vector<Call> two_id_setups(Prng& prng, const OddTarget& t, const std::string& b, std::vector<Call> calls,
+std::vector<Call> two_id_setups(Prng& prng, const AdversaryTarget& t, const std::string& b, std::vector<Call> calls,
                                 const std::string& bad) {
   const SetupNames names(t, b);
   const SpecKeys& k = names.k;
@@ -460,7 +460,7 @@ namespace {
 // ghost's row). The fleet's counters stay below a hundred, its stamps are the run_ids, its
 // ids and leases short: a core that narrows, trims, misreads or skips any of these passes
 // every run without them.
-std::vector<Call> rare_rows(Prng& prng, const OddTarget& t, const std::string& b, std::vector<Call> calls) {
+std::vector<Call> rare_rows(Prng& prng, const AdversaryTarget& t, const std::string& b, std::vector<Call> calls) {
   const SetupNames names(t, b);
   const SpecKeys& k = names.k;
   const std::string &pending = names.pending, &active = names.active, &lease = names.lease,
@@ -620,7 +620,7 @@ namespace {
 //      "+1", "001", on a lease met by a lease verb with token 1 (an EXTENDS with a sound live
 //      pair beside it); or seq so, or with a leading zero or '+' (INCR refuses each) met by ADD.
 // 0 and 1 go in one setup (two ids), and so do 2 and 3: five setups in all.
-std::vector<Call> value_edges(Prng& prng, const OddTarget& t, const std::string& b, std::vector<Call> calls) {
+std::vector<Call> value_edges(Prng& prng, const AdversaryTarget& t, const std::string& b, std::vector<Call> calls) {
   const SetupNames names(t, b);
   const SpecKeys& k = names.k;
   const std::string &pending = names.pending, &active = names.active, &lease = names.lease,
@@ -802,7 +802,7 @@ std::vector<Call> value_edges(Prng& prng, const OddTarget& t, const std::string&
 }
 }  // namespace
 
-std::vector<std::vector<std::string>> draw_odd_boundary(Prng& prng, const OddTarget& t) {
+std::vector<std::vector<std::string>> draw_boundary_probe(Prng& prng, const AdversaryTarget& t) {
   const std::string b = t.queue + "-edge";
   const SpecKeys k(b);
   const std::string id = "e";
@@ -845,7 +845,7 @@ std::vector<std::vector<std::string>> draw_odd_boundary(Prng& prng, const OddTar
   return calls;
 }
 
-std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddTarget& t) {
+std::vector<std::vector<std::string>> draw_corruption_setup(Prng& prng, const AdversaryTarget& t) {
   const std::string b = t.queue + "-bad";
   const SpecKeys k(b);
   const std::string row = k.row("c");
@@ -933,8 +933,8 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
                        {"DEL", row}});
         }
         if (kind == 1) {
-          static constexpr const char* odd_tokens[] = {"", "01", "+1", "001"};  // "": no attempts field
-          const std::string held = odd_tokens[prng.between(0, 3)];
+          static constexpr const char* noncanonical_tokens[] = {"", "01", "+1", "001"};  // "": no attempts field
+          const std::string held = noncanonical_tokens[prng.between(0, 3)];
           const Call hset = with_field({"HSET", row, "state", "active", "payload", "p", "failures", "0",
                                         "max_failures", "3", "lease_epoch", t.run_id},
                                        "attempts", held);
@@ -1181,7 +1181,7 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
   }
 }
 
-std::vector<std::vector<std::string>> draw_value_edges(Prng& prng, const OddTarget& t) {
+std::vector<std::vector<std::string>> draw_value_edges(Prng& prng, const AdversaryTarget& t) {
   const std::string b = t.queue + "-bad";
   return value_edges(prng, t, b, {SpecKeys(b).clear()});
 }
