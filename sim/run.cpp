@@ -160,7 +160,7 @@ class Runner {
     const std::int64_t q = plan_.time_quantum_ms;
     return q > 0 ? std::max(q, ms / q * q) : ms;
   }
-  void saw(const char* situation) { ++situations_[situation]; }
+  void saw(Situation situation) { ++situations_[static_cast<std::size_t>(situation)]; }
   const std::string& queue_name(int index) const { return queue_names_[static_cast<std::size_t>(index)]; }
   const std::string& queue_of_job(int job) const { return queue_name(plan_.queue_of_job(job)); }
   void look_before_call(Args argv);
@@ -275,7 +275,7 @@ class Runner {
   Argv argv_;  // the next call's arguments
   std::vector<std::vector<std::string>> resends_;  // arguments of lost calls to send again
   std::map<std::string, std::int64_t> faults_applied_;
-  std::map<std::string, std::int64_t> situations_;
+  std::array<std::int64_t, situation_count> situations_{};  // by Situation
   std::vector<std::string> queue_names_;  // plan_.queue_name(0..queues-1)
   std::vector<bool> claimed_from_;        // a CLAIM got a job from this queue
   // The adversarial client's edge probes (draw_boundary_probe) draw from a stream of their own, seeded
@@ -365,7 +365,7 @@ void Runner::look_before_call(Args argv) {
       if (other == argv[1]) continue;
       const Keyspace::Zset* theirs = data.zset_at(QueueKeys(other).active(), wrong);
       if (theirs && !theirs->order.empty() && theirs->order.begin()->first < now) {
-        saw("other-queue-expired-at-sweep");
+        saw(Situation::other_queue_expired_at_sweep);
         break;
       }
     }
@@ -401,37 +401,37 @@ void Runner::look_before_call(Args argv) {
         if (group && group->empty() && expired <= limit) empty_lane = true;
       }
     }
-    if (at_deadline) saw("sweep-at-a-deadline");
-    if (one_ms_past) saw("sweep-one-ms-past-a-deadline");
-    if (fractional) saw("sweep-at-a-fractional-deadline");
-    if (past_9) saw("budget-past-9-judged");
-    if (near) saw("sweep-met-near-epoch");
-    if (unstamped) saw("unstamped-row-swept");
-    if (empty_lane) saw("sweep-met-empty-group-lane");
-    if (case_stamp) saw("sweep-met-stamp-differing-in-case");
-    if (expired > 100 && argv.size() == 3) saw("sweep-default-limit-over-100");
-    if (expired > limit) saw("sweep-cut-by-limit");
-    if (expired > 100 && limit > 100) saw("sweep-over-100-expired");
+    if (at_deadline) saw(Situation::sweep_at_a_deadline);
+    if (one_ms_past) saw(Situation::sweep_one_ms_past_a_deadline);
+    if (fractional) saw(Situation::sweep_at_a_fractional_deadline);
+    if (past_9) saw(Situation::budget_past_9_judged);
+    if (near) saw(Situation::sweep_met_near_epoch);
+    if (unstamped) saw(Situation::unstamped_row_swept);
+    if (empty_lane) saw(Situation::sweep_met_empty_group_lane);
+    if (case_stamp) saw(Situation::sweep_met_stamp_differing_in_case);
+    if (expired > 100 && argv.size() == 3) saw(Situation::sweep_default_limit_over_100);
+    if (expired > limit) saw(Situation::sweep_cut_by_limit);
+    if (expired > 100 && limit > 100) saw(Situation::sweep_over_100_expired);
   } else if (verb == "EMQ.CLAIM") {
     const Keyspace::Zset* pending = data.zset_at(keys.pending(), wrong);
     // a lease whose deadline would be 2^53, one past the largest score (EMQ §3: refused),
     // with a job to claim: a bound checked one too loosely hands it out
     if (pending && !pending->scores.empty() && argv.size() >= 3 &&
         parse_int64(argv[2]) == score_max - now_ms + 1) {
-      saw("claim-deadline-one-past-bound");
+      saw(Situation::claim_deadline_one_past_bound);
     }
     if (!pending || argv.size() < 5) return;
     std::int64_t count = 0;
     std::from_chars(argv[4].data(), argv[4].data() + argv[4].size(), count);
     const auto waiting = static_cast<std::int64_t>(pending->scores.size());
-    if (waiting > 0 && count > waiting) saw("claim-count-above-pending");
-    if (waiting > 100 && count > 100) saw("claim-over-100-pending");
+    if (waiting > 0 && count > waiting) saw(Situation::claim_count_above_pending);
+    if (waiting > 100 && count > 100) saw(Situation::claim_over_100_pending);
     if (count > 1) {
       std::int64_t claimable = 0;
       for (const auto& [score, member] : pending->order) {
         if (claimable >= count) break;
         if (data.type(keys.row(member)) != KeyType::hash) {
-          saw("claim-met-ghost-count-gt-1");
+          saw(Situation::claim_met_ghost_count_gt_1);
           break;
         }
         ++claimable;
@@ -448,14 +448,14 @@ void Runner::look_before_call(Args argv) {
         const std::string* state = Keyspace::hash_field(*row, "state");
         const std::string* attempts = Keyspace::hash_field(*row, "attempts");
         if (state && *state == "active" && attempts && *attempts == argv[first + 1]) {
-          saw("lease-verb-met-row-off-active");
+          saw(Situation::lease_verb_met_row_off_active);
         }
       }
     }
     for (std::size_t i = first; active && i < argv.size(); i += step) {
       const auto* score = active->scores.find(argv[i]);
       if (score && score->second == now) {
-        saw("holder-call-at-its-deadline");
+        saw(Situation::holder_call_at_its_deadline);
         break;
       }
     }
@@ -464,13 +464,13 @@ void Runner::look_before_call(Args argv) {
     for (std::size_t i = first; active && i < argv.size(); i += step) {
       const auto* score = active->scores.find(argv[i]);
       if (!score) continue;
-      if (score->second == now - 1) saw("lease-verb-one-ms-past-a-deadline");
-      if (score->second > now - 1 && score->second < now + 1 && score->second != now) saw("lease-verb-at-a-fractional-deadline");
+      if (score->second == now - 1) saw(Situation::lease_verb_one_ms_past_a_deadline);
+      if (score->second > now - 1 && score->second < now + 1 && score->second != now) saw(Situation::lease_verb_at_a_fractional_deadline);
     }
     // a token past 2^31 for an id in active (EMQ §7: tokens run to 2^63-1)
     for (std::size_t i = first; active && i + 1 < argv.size(); i += verb == "EMQ.EXTENDS" ? 2 : argv.size()) {
       if (parse_int64(argv[i + 1]).value_or(0) > std::numeric_limits<std::int32_t>::max() && active->scores.find(argv[i])) {
-        saw("lease-verb-token-past-2-31");
+        saw(Situation::lease_verb_token_past_2_31);
         break;
       }
     }
@@ -480,7 +480,7 @@ void Runner::look_before_call(Args argv) {
         const std::string* failures = Keyspace::hash_field(*row, "failures");
         const std::string* budget = Keyspace::hash_field(*row, "max_failures");
         if (failures && budget && parse_int64(*failures).value_or(0) >= 1 && parse_int64(*budget).value_or(0) >= 10) {
-          saw("budget-past-9-judged");
+          saw(Situation::budget_past_9_judged);
         }
       }
     }
@@ -489,27 +489,27 @@ void Runner::look_before_call(Args argv) {
 
 void Runner::look_after_call(const CallRecord& rec) {
   if (rec.actor == "x" && !rec.argv.empty()) {
-    if (rec.reply.is_error()) saw("odd-call-refused");
+    if (rec.reply.is_error()) saw(Situation::adversarial_call_refused);
     const bool read = equals_ignore_case(rec.argv[0], "EMQ.STATS") || equals_ignore_case(rec.argv[0], "EMQ.JOB");
-    if (read && rec.reply.kind() == Reply::Kind::array) saw("odd-call-read");
+    if (read && rec.reply.kind() == Reply::Kind::array) saw(Situation::adversarial_call_read);
     const std::string_view text = rec.reply.is_error() ? std::string_view(rec.reply.text()) : std::string_view();
-    if (text.starts_with("ERR EMQ corrupt job row")) saw("corrupt-row-refused");
-    if (text.starts_with("WRONGTYPE") && rec.argv[0].starts_with("EMQ.")) saw("wrong-type-refused");
+    if (text.starts_with("ERR EMQ corrupt job row")) saw(Situation::corrupt_row_refused);
+    if (text.starts_with("WRONGTYPE") && rec.argv[0].starts_with("EMQ.")) saw(Situation::wrong_type_refused);
     // a queue name or id with a colon, a high byte, CR and LF (EMQ §1 allows them) served
     if (!rec.reply.is_error() && rec.argv.size() >= 2 &&
         std::any_of(rec.argv.begin() + 1, rec.argv.begin() + std::min<std::size_t>(rec.argv.size(), 3),
                     [](std::string_view a) { return a.find(":\xff\r\n") != std::string_view::npos; })) {
-      saw("odd-bytes-name-answered");
+      saw(Situation::rare_bytes_name_answered);
     }
   }
   if (rec.argv.empty() || rec.reply.is_error()) return;
   const std::string_view verb = rec.argv[0];
   if (verb == "EMQ.ADD" && rec.reply.kind() == Reply::Kind::integer) {
-    if (rec.reply.as_integer() == 0) saw("add-of-an-existing-id");
-    if (rec.reply.as_integer() == 1 && rec.argv.size() == 4) saw("add-without-maxfailures");
+    if (rec.reply.as_integer() == 0) saw(Situation::add_of_an_existing_id);
+    if (rec.reply.as_integer() == 1 && rec.argv.size() == 4) saw(Situation::add_without_maxfailures);
     // names past the 16 bytes the fleet's never reach, a payload past 4096 bytes (EMQ §1)
-    if (rec.reply.as_integer() == 1 && rec.argv[1].size() > 16 && rec.argv[2].size() > 16) saw("long-names-written");
-    if (rec.reply.as_integer() == 1 && rec.argv[3].size() > 4096) saw("long-payload-added");
+    if (rec.reply.as_integer() == 1 && rec.argv[1].size() > 16 && rec.argv[2].size() > 16) saw(Situation::long_names_written);
+    if (rec.reply.as_integer() == 1 && rec.argv[3].size() > 4096) saw(Situation::long_payload_added);
   }
   // an ADD or a requeueing FAIL that ordered its job past 2^24, where a float stops holding
   // every integer (and up to just past 2^53, where a double does)
@@ -519,23 +519,23 @@ void Runner::look_after_call(const CallRecord& rec) {
     const std::string* seq = world_.data().string_at(SpecKeys(rec.argv[1]).key("seq"), wrong);
     const auto order = seq ? parse_int64(*seq) : std::nullopt;
     if (order && *order > (std::int64_t{1} << 24) && *order <= (std::int64_t{1} << 53) + 1000) {
-      saw("order-past-float-integers");
+      saw(Situation::order_past_float_integers);
     }
   }
   if (verb == "EMQ.COMPLETE" && rec.argv.size() == 4 && rec.reply.kind() == Reply::Kind::integer &&
       rec.reply.as_integer() == 1) {
-    saw("complete-without-result");
+    saw(Situation::complete_without_result);
   }
   if (verb == "EMQ.CLAIM" && rec.reply.kind() == Reply::Kind::array && rec.reply.items().size() > 100) {
-    saw("claim-granted-over-100");
+    saw(Situation::claim_granted_over_100);
   }
   if (verb == "EMQ.CLAIM" && rec.reply.kind() == Reply::Kind::array) {
     for (const Reply& item : rec.reply.items()) {
       if (item.kind() != Reply::Kind::array || item.items().size() != 3) continue;
       const std::string_view payload = item.items()[2].text();
-      if (payload.empty()) saw("claimed-empty-payload");
-      if (payload.find('\0') != std::string_view::npos) saw("claimed-binary-payload");
-      if (looks_numeric(item.items()[0].text()) || looks_numeric(payload)) saw("numeric-looking-value-claimed");
+      if (payload.empty()) saw(Situation::claimed_empty_payload);
+      if (payload.find('\0') != std::string_view::npos) saw(Situation::claimed_binary_payload);
+      if (looks_numeric(item.items()[0].text()) || looks_numeric(payload)) saw(Situation::numeric_looking_value_claimed);
     }
   }
   // a JOB that lists a field EMQ §1 does not name (its place is by bytes, EMQ §4)
@@ -544,44 +544,44 @@ void Runner::look_after_call(const CallRecord& rec) {
                                                   "lease_epoch", "result", "error", "dead_reason", "group"};
     for (std::size_t i = 0; i < rec.reply.items().size(); i += 2) {
       if (std::find(std::begin(listed), std::end(listed), rec.reply.items()[i].text()) == std::end(listed)) {
-        saw("job-read-unlisted-field");
+        saw(Situation::job_read_unlisted_field);
         break;
       }
     }
   }
   if (verb == "EMQ.STATS" && rec.reply.kind() == Reply::Kind::array &&
       std::any_of(rec.reply.items().begin(), rec.reply.items().end(), [](const Reply& r) { return r.as_integer() > 255; })) {
-    saw("stats-counted-over-255");
+    saw(Situation::stats_counted_over_255);
   }
   // a payload, result or failure text written at a buffer's edge length
   if (rec.reply.kind() == Reply::Kind::integer && rec.reply.as_integer() != 0 &&
       ((verb == "EMQ.ADD" && rec.argv.size() >= 4 && at_buffer_edge(rec.argv[3].size())) ||
        ((verb == "EMQ.COMPLETE" || verb == "EMQ.FAIL") && rec.argv.size() == 5 && at_buffer_edge(rec.argv[4].size())))) {
-    saw("text-at-a-buffer-edge");
+    saw(Situation::text_at_a_buffer_edge);
   }
   // a COMPLETE or FAIL that took its lease, with a text of 0 bytes or with a NUL in it
   if ((verb == "EMQ.COMPLETE" || verb == "EMQ.FAIL") && rec.argv.size() == 5 &&
       rec.reply.kind() == Reply::Kind::integer && rec.reply.as_integer() != 0) {
-    if (rec.argv[4].empty()) saw("finished-with-empty-text");
-    if (rec.argv[4].find('\0') != std::string_view::npos) saw("finished-with-binary-text");
+    if (rec.argv[4].empty()) saw(Situation::finished_with_empty_text);
+    if (rec.argv[4].find('\0') != std::string_view::npos) saw(Situation::finished_with_binary_text);
   }
   if (verb == "EMQ.EXTENDS" && rec.reply.kind() == Reply::Kind::array) {
     bool live = false, dead = false;
     for (const Reply& r : rec.reply.items()) (r.as_integer() != 0 ? live : dead) = true;
-    if (live && dead) saw("extends-live-and-dead");
-    if (rec.reply.items().size() == 1000) saw("extends-at-1000-pairs");
+    if (live && dead) saw(Situation::extends_live_and_dead);
+    if (rec.reply.items().size() == 1000) saw(Situation::extends_at_1000_pairs);
     // the last pair names the first pair's id again, and both were live
     const auto& items = rec.reply.items();
     if (items.size() >= 2 && rec.argv.size() == 3 + 2 * items.size() && rec.argv[3] == rec.argv[rec.argv.size() - 2] &&
         items.front().as_integer() == 1 && items.back().as_integer() == 1) {
-      saw("extends-repeated-live-pair");
+      saw(Situation::extends_repeated_live_pair);
     }
   } else if (verb == "EMQ.FAIL" && rec.reply.kind() == Reply::Kind::integer) {
-    if (rec.reply.as_integer() == 1) saw("fail-requeued");
-    if (rec.reply.as_integer() == 2) saw("fail-dead");
+    if (rec.reply.as_integer() == 1) saw(Situation::fail_requeued);
+    if (rec.reply.as_integer() == 2) saw(Situation::fail_dead);
   } else if (verb == "EMQ.ADD" && rec.reply.kind() == Reply::Kind::integer && rec.reply.as_integer() == 1 &&
              rec.argv.size() >= 6 && rec.argv[5] == "1") {
-    saw("add-maxfailures-1");
+    saw(Situation::add_maxfailures_1);
   }
 }
 
@@ -931,17 +931,17 @@ void Runner::on_adversarial_call() {
       if (!deny.empty()) world_.deny_writes(deny);
       const std::size_t ghosts = c[0] == "EMQ.CLAIM" ? ghosts_in_pending(c[1]) : 0;
       const bool ghost_id = c[0] == "EMQ.ADD" && id_in_a_set(c[1], c[2]);
-      if ((c[0] == "EMQ.ADD" || c[0] == "EMQ.FAIL") && seq_at_top(c[1])) saw("add-or-fail-met-seq-at-top");
+      if ((c[0] == "EMQ.ADD" || c[0] == "EMQ.FAIL") && seq_at_top(c[1])) saw(Situation::add_or_fail_met_seq_at_top);
       const Reply& reply = send_as_adversary(c);
       if (!deny.empty()) {
         world_.deny_writes("");
         deny.clear();
       }
       if (reply.kind() == Reply::Kind::array) {
-        if (ghosts > 100) saw("claim-met-over-100-ghosts");
-        if (ghosts > 1000) saw("claim-met-over-1000-ghosts");
+        if (ghosts > 100) saw(Situation::claim_met_over_100_ghosts);
+        if (ghosts > 1000) saw(Situation::claim_met_over_1000_ghosts);
       }
-      if (ghost_id && reply.kind() == Reply::Kind::integer && reply.as_integer() == 1) saw("add-of-a-ghost-id");
+      if (ghost_id && reply.kind() == Reply::Kind::integer && reply.as_integer() == 1) saw(Situation::add_of_a_ghost_id);
       if (reply.is_error() || (c[0] == "EMQ.ADD" && !(reply.kind() == Reply::Kind::integer && reply.as_integer() == 1))) {
         // the setup's closing DEL still goes out: every id it made stays in the set its state names
         if (&c != &calls.back() && calls.back()[0] == "DEL") send_as_adversary(calls.back());
@@ -960,7 +960,7 @@ void Runner::on_adversarial_call() {
     // ADD that would write nothing (0 on a primary) still meets the fence first
     if (replica_call[0] == "EMQ.ADD" && t.exists && world_.prng().chance(500)) replica_call[2] = t.id;
     const Reply& reply = send_as_adversary(replica_call);
-    if (reply.is_error() && reply.text().starts_with("READONLY EMQ")) saw("write-refused-on-a-replica");
+    if (reply.is_error() && reply.text().starts_with("READONLY EMQ")) saw(Situation::write_refused_on_a_replica);
     world_.set_replica(false);
     return;
   }
@@ -989,8 +989,8 @@ void Runner::on_adversarial_call() {
     world_.deny_writes(denied);
     const Reply& reply = send_as_adversary(fleet_call);
     if (reply.is_error() && reply.text().starts_with("NOPERM EMQ")) {
-      saw("write-refused-by-acl");
-      if (denied.find("}:job:") != std::string::npos) saw("write-refused-by-acl-on-a-row");
+      saw(Situation::write_refused_by_acl);
+      if (denied.find("}:job:") != std::string::npos) saw(Situation::write_refused_by_acl_on_a_row);
     }
     world_.deny_writes("");
     return;
@@ -1043,7 +1043,7 @@ void Runner::on_fault(const Fault& f) {
       const std::string_view epoch_call[] = {"EMQ.EPOCH"};
       const Reply before = world_.probe(epoch_call);
       world_.reload();
-      if (world_.module_loaded() && !before.is_error() && world_.probe(epoch_call) == before) saw("reload-kept-epoch");
+      if (world_.module_loaded() && !before.is_error() && world_.probe(epoch_call) == before) saw(Situation::reload_kept_epoch);
       break;
     }
     case FaultKind::upgrade:
@@ -1232,44 +1232,21 @@ RunSummary Runner::run() {
   for (std::size_t i = 2; i < world_.run_ids().size(); ++i) {
     for (std::size_t j = 1; j < i; ++j) {
       if (one_char_apart(world_.run_ids()[i], world_.run_ids()[j])) {
-        saw("near-run-id");
+        saw(Situation::near_run_id);
         break;
       }
     }
   }
-  if (summary.calls > 1000) saw("large-run");
-  if (std::count(claimed_from_.begin(), claimed_from_.end(), true) >= 2) saw("several-queues");
-  summary.situations = situations_;
+  if (summary.calls > 1000) saw(Situation::large_run);
+  if (std::count(claimed_from_.begin(), claimed_from_.end(), true) >= 2) saw(Situation::several_queues);
+  for (std::size_t i = 0; i < situation_count; ++i) {
+    if (situations_[i]) summary.situations[std::string(situation_name(static_cast<Situation>(i)))] = situations_[i];
+  }
   if (options_.keep_history_text) summary.history = world_.history().text();
   return summary;
 }
 
 }  // namespace
-
-const std::vector<std::string>& situation_names() {
-  static const std::vector<std::string> names{
-      "sweep-cut-by-limit",          "sweep-at-a-deadline", "holder-call-at-its-deadline",
-      "near-run-id",                 "sweep-met-near-epoch", "claim-met-ghost-count-gt-1",
-      "claim-count-above-pending",   "extends-live-and-dead", "fail-requeued",
-      "fail-dead",                   "add-maxfailures-1",   "large-run",
-      "unstamped-row-swept",         "reload-kept-epoch",    "several-queues",
-      "other-queue-expired-at-sweep", "odd-call-refused",    "odd-call-read",
-      "add-of-an-existing-id",       "add-without-maxfailures", "complete-without-result",
-      "claim-over-100-pending",      "sweep-over-100-expired", "claimed-empty-payload",
-      "claimed-binary-payload",      "finished-with-empty-text", "finished-with-binary-text",
-      "extends-repeated-live-pair",  "claim-deadline-one-past-bound", "corrupt-row-refused",
-      "wrong-type-refused",          "claim-met-over-100-ghosts", "claim-met-over-1000-ghosts",
-      "add-or-fail-met-seq-at-top",  "add-of-a-ghost-id",    "sweep-met-empty-group-lane",
-      "extends-at-1000-pairs",       "odd-bytes-name-answered", "write-refused-on-a-replica",
-      "write-refused-by-acl",        "write-refused-by-acl-on-a-row", "lease-verb-met-row-off-active",
-      "claim-granted-over-100",      "sweep-default-limit-over-100", "sweep-met-stamp-differing-in-case",
-      "long-names-written",          "long-payload-added",   "budget-past-9-judged",
-      "lease-verb-token-past-2-31",  "numeric-looking-value-claimed", "job-read-unlisted-field",
-      "stats-counted-over-255",      "text-at-a-buffer-edge", "order-past-float-integers",
-      "sweep-one-ms-past-a-deadline", "sweep-at-a-fractional-deadline", "lease-verb-one-ms-past-a-deadline",
-      "lease-verb-at-a-fractional-deadline"};
-  return names;
-}
 
 RunSummary run_plan(const RunPlan& plan, const RunOptions& options) {
   Runner runner(plan, options);
