@@ -12,11 +12,40 @@ namespace trafikey::sim {
 
 namespace {
 constexpr std::array persistence_names{"always", "everysec", "snapshot", "none"};
-constexpr std::array<std::string_view, 14> fault_names{"restart",      "failover",     "clock_step",
-                                 "clock_rate",   "worker_clock", "worker_death",
-                                 "worker_pause", "lost_reply",   "epoch_fail",
-                                 "epoch_malformed", "row_delete",   "lane_mark",
-                                 "upgrade",      "reload"};
+// One row a fault kind, in FaultKind order.
+struct NamedFaultKind {
+  FaultKind kind;
+  std::string_view name;
+};
+constexpr std::array<NamedFaultKind, fault_kind_count> fault_kind_table{{
+    {FaultKind::restart, "restart"},
+    {FaultKind::failover, "failover"},
+    {FaultKind::clock_step, "clock_step"},
+    {FaultKind::clock_rate, "clock_rate"},
+    {FaultKind::worker_clock, "worker_clock"},
+    {FaultKind::worker_death, "worker_death"},
+    {FaultKind::worker_pause, "worker_pause"},
+    {FaultKind::lost_reply, "lost_reply"},
+    {FaultKind::epoch_fail, "epoch_fail"},
+    {FaultKind::epoch_malformed, "epoch_malformed"},
+    {FaultKind::row_delete, "row_delete"},
+    {FaultKind::lane_mark, "lane_mark"},
+    {FaultKind::upgrade, "upgrade"},
+    {FaultKind::reload, "reload"},
+}};
+// Every row names the kind of its place: none missing, none out of order.
+constexpr bool fault_kind_table_covers_the_enum() {
+  for (std::size_t i = 0; i < fault_kind_table.size(); ++i) {
+    if (static_cast<std::size_t>(fault_kind_table[i].kind) != i || fault_kind_table[i].name.empty()) return false;
+  }
+  return true;
+}
+static_assert(fault_kind_table_covers_the_enum(), "sim/plan.cpp: the table must name every FaultKind, in order");
+constexpr std::array<std::string_view, fault_kind_count> fault_names = [] {
+  std::array<std::string_view, fault_kind_count> out{};
+  for (std::size_t i = 0; i < fault_kind_table.size(); ++i) out[i] = fault_kind_table[i].name;
+  return out;
+}();
 }  // namespace
 
 std::string_view persistence_name(Persistence mode) {

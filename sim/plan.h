@@ -8,6 +8,7 @@
 // Rates are integers in per-mille (1000 = 1.0) so plans print exactly.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -39,6 +40,8 @@ enum class FaultKind : std::uint8_t {
   reload,          // the dataset is reloaded inside the same process (DEBUG RELOAD): same
                    // run_id, nothing lost
 };
+// A kind added after `reload` is named here too, or the name table (plan.cpp) cannot hold it.
+inline constexpr std::size_t fault_kind_count = static_cast<std::size_t>(FaultKind::reload) + 1;
 std::string_view fault_name(FaultKind kind);
 // Every kind's name, in FaultKind order: what campaigns and reports list even when no run
 // drew the kind.

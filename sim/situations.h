@@ -75,6 +75,7 @@ enum class Situation : std::uint8_t {
   lease_verb_one_ms_past_a_deadline,    // a lease verb one ms after its lease's deadline
   lease_verb_at_a_fractional_deadline,  // a lease verb within a ms of a deadline that is not a whole ms
 };
+// A situation added after the last one is named here too, or the name table (situations.cpp) cannot hold it.
 inline constexpr std::size_t situation_count =
     static_cast<std::size_t>(Situation::lease_verb_at_a_fractional_deadline) + 1;
 
