@@ -25,6 +25,176 @@ std::string name_bytes(Prng& prng, std::size_t n) {
   for (char& c : s) c = pool[prng.between(0, static_cast<std::int64_t>(std::size(pool)) - 1)];
   return s;
 }
+
+// A live lease's row for `id`, token 1, stamped by this process.
+Call live_row(const AdversaryTarget& t, const Setup& s, const std::string& id) {
+  return Call{"HSET", s.k.row(id), "state", "active", "payload", "p", "attempts", "1", "failures", "0",
+              "max_failures", "3", "lease_epoch", t.run_id};
+}
+
+// A live lease's verb under an ACL that denies a key of the queue this verb does not write on
+// its path (EMQ §6 asks only of the keys it will write): COMPLETE (pending, seq, dead), FAIL
+// that kills with a budget of 1 (pending, seq, done), FAIL that requeues (done, dead),
+// EXTEND(S) (any).
+std::vector<Call> lease_verb_under_an_acl_off_its_path(Prng& prng, const AdversaryTarget& t, Setup& s,
+                                                       const std::string& x) {
+  const std::int64_t verb = prng.between(0, 4);
+  const bool kill = verb == 1;
+  std::vector<std::string> others;
+  if (verb == 0) others = {s.pending, s.k.key("seq"), s.k.key("dead")};
+  else if (verb == 1) others = {s.pending, s.k.key("seq"), s.k.key("done")};
+  else if (verb == 2) others = {s.k.key("done"), s.k.key("dead")};
+  else others = {s.pending, s.k.key("seq"), s.k.key("done"), s.k.key("dead")};
+  const std::string denied = others[static_cast<std::size_t>(prng.between(0, static_cast<std::int64_t>(others.size()) - 1))];
+  const Call call = verb == 0   ? Call{"EMQ.COMPLETE", s.b, x, "1", "r"}
+                    : verb <= 2 ? Call{"EMQ.FAIL", s.b, x, "1", "r"}
+                    : verb == 3 ? Call{"EMQ.EXTEND", s.b, x, "1", s.lease}
+                                : Call{"EMQ.EXTENDS", s.b, s.lease, x, "1"};
+  return s.then({{"HSET", s.k.row(x), "state", "active", "payload", "p", "attempts", "1", "failures", "0",
+                  "max_failures", kill ? "1" : "3", "lease_epoch", t.run_id},
+                 {"ZADD", s.active, s.live_score, x}, {"@DENY", denied}, call, {"DEL", s.k.row(x)}});
+}
+
+// A rare-rows setup: a job id of its own and its row, and whether the case takes the sweep's
+// shape (else CLAIM's). Draws the id, then the shape of the case.
+struct RareRow : Setup {
+  RareRow(Prng& prng, const AdversaryTarget& t, const std::string& b, std::vector<Call> start)
+      : Setup(t, b, std::move(start)), id("w" + std::to_string(prng.between(0, 999999999))), row(k.row(id)),
+        sweep(prng.chance(500)) {}
+  std::string id, row;
+  bool sweep;
+};
+
+// A row without state.
+std::vector<Call> row_without_state(const AdversaryTarget& t, RareRow& s) {
+  if (s.sweep) {
+    return s.then({{"HSET", s.row, "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3",
+                    "lease_epoch", t.run_id},
+                   {"ZADD", s.active, "-1", s.id},
+                   {"EMQ.STALLED.CHECK", s.b, "5"},
+                   {"DEL", s.row}});
+  }
+  return s.then({{"HSET", s.row, "payload", "p", "attempts", "0", "failures", "0", "max_failures", "3"},
+                 {"ZADD", s.pending, "1", s.id},
+                 {"EMQ.CLAIM", s.b, s.lease, "COUNT", "2"},
+                 {"DEL", s.row}});
+}
+
+// An id in pending and in active at once.
+std::vector<Call> id_in_two_sets(Prng& prng, const AdversaryTarget& t, RareRow& s) {
+  if (prng.chance(ghost_in_both_per_mille)) {
+    // its row gone too (the first DEL took it): a ghost in both sets. The sweep removes
+    // it from active only, a CLAIM from pending only (EMQ §4, §5: nothing else is
+    // written); a core that "removes a ghost everywhere" passes without this.
+    return s.then({{"ZADD", s.active, s.sweep ? "-1" : s.live_score, s.id},
+                   {"ZADD", s.pending, "1", s.id},
+                   s.sweep ? Call{"EMQ.STALLED.CHECK", s.b, "5"} : Call{"EMQ.CLAIM", s.b, s.lease, "COUNT", "2"}});
+  }
+  if (s.sweep) {
+    return s.then({{"HSET", s.row, "state", "active", "payload", "p", "attempts", "1", "failures", "0",
+                    "max_failures", "3", "lease_epoch", t.run_id},
+                   {"ZADD", s.active, "-1", s.id},
+                   {"ZADD", s.pending, "7", s.id},
+                   {"EMQ.STALLED.CHECK", s.b, "5"},  // recovered: a death would leave it in pending too
+                   {"DEL", s.row}});
+  }
+  return s.then({{"HSET", s.row, "state", "pending", "payload", "p", "attempts", "0", "failures", "0",
+                  "max_failures", "3"},
+                 {"ZADD", s.pending, "1", s.id},
+                 {"ZADD", s.active, s.live_score, s.id},
+                 {"EMQ.CLAIM", s.b, s.lease, "COUNT", "2"},
+                 {"DEL", s.row}});
+}
+
+// Counters far above the fleet's.
+std::vector<Call> counters_far_above_the_fleets(Prng& prng, const AdversaryTarget& t, RareRow& s) {
+  if (s.sweep) {
+    return s.then({{"HSET", s.row, "state", "active", "payload", "p", "attempts", "1", "failures", "0",
+                    "max_failures", "3", "lease_epoch", t.run_id, "stalled",
+                    prng.chance(500) ? "9223372036854775806" : "9007199254740993"},
+                   {"ZADD", s.active, "-1", s.id},
+                   {"EMQ.STALLED.CHECK", s.b, "5"},
+                   {"DEL", s.row}});
+  }
+  static constexpr const char* high[] = {"9007199254740992", "9007199254740993", "9223372036854775806"};
+  return s.then({{"HSET", s.row, "state", "pending", "payload", "p", "attempts", high[prng.between(0, 2)],
+                  "failures", "0", "max_failures", "3"},
+                 {"ZADD", s.pending, "1", s.id},
+                 {"EMQ.CLAIM", s.b, s.lease, "COUNT", "2"},
+                 {"DEL", s.row}});
+}
+
+// A stamp that is the run_id with a line end or a space around it.
+std::vector<Call> stamp_with_a_line_end_or_space(Prng& prng, const AdversaryTarget& t, RareRow& s) {
+  static constexpr const char* around[] = {"\r\n", "\n", "\r", " "};
+  const std::string extra = around[prng.between(0, 3)];
+  return s.then({{"HSET", s.row, "state", "active", "payload", "p", "attempts", "1", "failures", "0",
+                  "max_failures", "3", "lease_epoch", prng.chance(750) ? t.run_id + extra : extra + t.run_id},
+                 {"ZADD", s.active, "-1", s.id},
+                 {"EMQ.STALLED.CHECK", s.b, "1"},
+                 {"DEL", s.row}});
+}
+
+// A lane row stamped by another process, by none, or empty.
+std::vector<Call> lane_row_stamp(Prng& prng, RareRow& s) {
+  Call hset{"HSET", s.row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3",
+            "group", "g"};
+  const std::int64_t stamp = prng.between(0, 2);
+  if (stamp < 2) {
+    hset.push_back("lease_epoch");
+    hset.push_back(stamp == 0 ? std::string() : std::string(40, '0'));
+  }
+  return s.then({hset, {"ZADD", s.active, "-1", s.id}, {"EMQ.STALLED.CHECK", s.b, "1"}, {"DEL", s.row}});
+}
+
+// An id with braces, added, claimed, finished and read.
+std::vector<Call> id_with_braces(Prng& prng, RareRow& s) {
+  static constexpr const char* shapes[] = {"{", "}", "{x}", "}{", "{{"};
+  const std::string bid = std::string(shapes[prng.between(0, 4)]) + s.id + (prng.chance(500) ? "}" : ":{z");
+  return s.then({{"EMQ.ADD", s.b, bid, "p"},
+                 {"EMQ.CLAIM", s.b, s.lease, "COUNT", "2"},
+                 pick(prng, {{"EMQ.COMPLETE", s.b, bid, "1", "r"}, {"EMQ.FAIL", s.b, bid, "1", "r"},
+                             {"EMQ.EXTEND", s.b, bid, "1", s.lease}, {"EMQ.EXTENDS", s.b, s.lease, bid, "1"}}),
+                 {"EMQ.JOB", s.b, bid},
+                 {"DEL", s.k.row(bid)}});
+}
+
+// A long lease granted by CLAIM: 2^31 ms, 2^32 + 1 ms, or up to the 2^53-1 bound.
+std::vector<Call> long_lease_granted(Prng& prng, const AdversaryTarget& t, RareRow& s) {
+  if (prng.chance(hand_deadline_per_mille)) {
+    // or a deadline no verb writes, put in active by hand (an operator pinning a lease):
+    // +inf, 1e300 or 2^63 and more, past what an int64 holds. Live (EMQ §3: deadline >=
+    // now; the row's state and token match): its verb extends, completes or fails it. The
+    // verbs' deadlines are whole ms below 2^53: a core that reads a deadline as an int64
+    // passes every run without this.
+    static constexpr const char* far[] = {"+inf", "1e300", "9223372036854775808", "1.8e19"};
+    return s.then({{"HSET", s.row, "state", "active", "payload", "p", "attempts", "1", "failures", "0",
+                    "max_failures", "3", "lease_epoch", t.run_id},
+                   {"ZADD", s.active, far[prng.between(0, 3)], s.id},
+                   pick(prng, {{"EMQ.COMPLETE", s.b, s.id, "1", "r"}, {"EMQ.FAIL", s.b, s.id, "1", "r"},
+                               {"EMQ.EXTEND", s.b, s.id, "1", s.lease}, {"EMQ.EXTENDS", s.b, s.lease, s.id, "1"}}),
+                   {"DEL", s.row}});
+  }
+  const std::int64_t r = prng.between(0, 2);
+  const std::string long_lease = r == 0 ? "2147483648" : r == 1 ? "4294967297" : std::to_string(score_max - t.server_ms);
+  return s.then({{"EMQ.ADD", s.b, s.id, "p"},
+                 {"EMQ.CLAIM", s.b, long_lease, "COUNT", "2"},
+                 {"EMQ.JOB", s.b, s.id},
+                 {"DEL", s.row}});
+}
+
+// A ghost ahead of a sound row, the ghost's row key denied.
+std::vector<Call> ghost_ahead_denied(RareRow& s) {
+  const std::string g = "g" + s.id;
+  return s.then({{"DEL", s.k.row(g)},
+                 {"ZADD", s.pending, "1", g},
+                 {"HSET", s.row, "state", "pending", "payload", "p", "attempts", "0", "failures", "0",
+                  "max_failures", "3"},
+                 {"ZADD", s.pending, "2", s.id},
+                 {"@DENY", s.k.row(g)},
+                 {"EMQ.CLAIM", s.b, s.lease, "COUNT", "2"},
+                 {"DEL", s.row}});
+}
 }  // namespace
 
 // More than 100 jobs at once on the adversarial client's queue, then one verb over all of them: a
@@ -177,85 +347,58 @@ std::vector<Call> long_names(Prng& prng, const AdversaryTarget& t) {
 // of its rows.
 std::vector<Call> two_id_setups(Prng& prng, const AdversaryTarget& t, const std::string& b, std::vector<Call> calls,
                                 const std::string& bad) {
-  const SetupNames names(t, b);
-  const SpecKeys& k = names.k;
-  const std::string &pending = names.pending, &active = names.active, &lease = names.lease,
-                    &live_score = names.live_score;
-  auto then = [&](std::initializer_list<Call> more) { return then_append(calls, more); };
+  Setup s(t, b, std::move(calls));
   const std::string x = "x" + std::to_string(prng.between(0, 999999999));
   const std::string y = "y" + std::to_string(prng.between(0, 999999999));
-  auto live_row = [&](const std::string& id) {
-    return Call{"HSET", k.row(id), "state", "active", "payload", "p", "attempts", "1", "failures", "0",
-                "max_failures", "3", "lease_epoch", t.run_id};
-  };
   switch (prng.between(0, 10)) {
     case 0:  // CLAIM without COUNT of two pending jobs
-      return then({{"EMQ.ADD", b, x, "p"}, {"EMQ.ADD", b, y, "p"}, {"EMQ.CLAIM", b, lease},
-                   {"DEL", k.row(x), k.row(y)}});
+      return s.then({{"EMQ.ADD", s.b, x, "p"}, {"EMQ.ADD", s.b, y, "p"}, {"EMQ.CLAIM", s.b, s.lease},
+                     {"DEL", s.k.row(x), s.k.row(y)}});
     case 1:  // a corrupt row behind a sound one: claimed with it (refused), or past COUNT
              // (COUNT 1, or none: x claimed, y never read, EMQ §4 walks only up to n)
-      return then({{"HSET", k.row(x), "state", "pending", "payload", "p", "attempts", "0", "failures", "0",
-                    "max_failures", "3"},
-                   {"ZADD", pending, "1", x},
-                   {"HSET", k.row(y), "state", "pending", "payload", "p", "attempts", bad, "failures", "0",
-                    "max_failures", "3"},
-                   {"ZADD", pending, "2", y},
-                   pick(prng, {{"EMQ.CLAIM", b, lease, "COUNT", "2"}, {"EMQ.CLAIM", b, lease, "COUNT", "2"},
-                               {"EMQ.CLAIM", b, lease, "COUNT", "1"}, {"EMQ.CLAIM", b, lease}}),
-                   {"DEL", k.row(x), k.row(y)}});
+      return s.then({{"HSET", s.k.row(x), "state", "pending", "payload", "p", "attempts", "0", "failures", "0",
+                      "max_failures", "3"},
+                     {"ZADD", s.pending, "1", x},
+                     {"HSET", s.k.row(y), "state", "pending", "payload", "p", "attempts", bad, "failures", "0",
+                      "max_failures", "3"},
+                     {"ZADD", s.pending, "2", y},
+                     pick(prng, {{"EMQ.CLAIM", s.b, s.lease, "COUNT", "2"}, {"EMQ.CLAIM", s.b, s.lease, "COUNT", "2"},
+                                 {"EMQ.CLAIM", s.b, s.lease, "COUNT", "1"}, {"EMQ.CLAIM", s.b, s.lease}}),
+                     {"DEL", s.k.row(x), s.k.row(y)}});
     case 2:  // a row without payload claimed
-      return then({{"HSET", k.row(x), "state", "pending", "attempts", "0", "failures", "0", "max_failures", "3"},
-                   {"ZADD", pending, "1", x},
-                   {"EMQ.CLAIM", b, lease, "COUNT", "2"},
-                   {"DEL", k.row(x)}});
+      return s.then({{"HSET", s.k.row(x), "state", "pending", "attempts", "0", "failures", "0", "max_failures", "3"},
+                     {"ZADD", s.pending, "1", x},
+                     {"EMQ.CLAIM", s.b, s.lease, "COUNT", "2"},
+                     {"DEL", s.k.row(x)}});
     case 3:  // a row without payload or attempts claimed
-      return then({{"HSET", k.row(x), "state", "pending", "failures", "0", "max_failures", "3"},
-                   {"ZADD", pending, "1", x},
-                   {"EMQ.CLAIM", b, lease, "COUNT", "2"},
-                   {"DEL", k.row(x)}});
+      return s.then({{"HSET", s.k.row(x), "state", "pending", "failures", "0", "max_failures", "3"},
+                     {"ZADD", s.pending, "1", x},
+                     {"EMQ.CLAIM", s.b, s.lease, "COUNT", "2"},
+                     {"DEL", s.k.row(x)}});
     case 4:  // a CLAIM that meets only a ghost, under an ACL denying pending
-      return then({{"EMQ.ADD", b, x, "p"}, {"DEL", k.row(x)}, {"@DENY", pending},
-                   {"EMQ.CLAIM", b, lease, "COUNT", "2"}});
+      return s.then({{"EMQ.ADD", s.b, x, "p"}, {"DEL", s.k.row(x)}, {"@DENY", s.pending},
+                     {"EMQ.CLAIM", s.b, s.lease, "COUNT", "2"}});
     case 5:  // two live leases extended together, under an ACL denying the second row
-      return then({live_row(x), live_row(y), {"ZADD", active, live_score, x, live_score, y},
-                   {"@DENY", k.row(y)}, {"EMQ.EXTENDS", b, lease, x, "1", y, "1"},
-                   {"DEL", k.row(x), k.row(y)}});
+      return s.then({live_row(t, s, x), live_row(t, s, y), {"ZADD", s.active, s.live_score, x, s.live_score, y},
+                     {"@DENY", s.k.row(y)}, {"EMQ.EXTENDS", s.b, s.lease, x, "1", y, "1"},
+                     {"DEL", s.k.row(x), s.k.row(y)}});
     case 6:  // an ADD of an existing id under an ACL denying its row
-      return then({{"EMQ.ADD", b, x, "p"}, {"@DENY", k.row(x)}, {"EMQ.ADD", b, x, "p"}, {"DEL", k.row(x)}});
+      return s.then({{"EMQ.ADD", s.b, x, "p"}, {"@DENY", s.k.row(x)}, {"EMQ.ADD", s.b, x, "p"}, {"DEL", s.k.row(x)}});
     case 7:  // an ADD with a budget far above the fleet's
-      return then({{"EMQ.ADD", b, x, "p", "MAXFAILURES", std::to_string(prng.between(1001, 1000000))},
-                   {"DEL", k.row(x)}});
+      return s.then({{"EMQ.ADD", s.b, x, "p", "MAXFAILURES", std::to_string(prng.between(1001, 1000000))},
+                     {"DEL", s.k.row(x)}});
     case 8: {  // a row with a field outside EMQ §1's table, read by JOB: ASCII, or (one time
                // in two) a name with a byte above 0x7f ("état"), which sorts after every
                // ASCII name by bytes (EMQ §4) and first by signed chars
       const std::string note = prng.chance(500) ? "\xc3\xa9tat" : "note";
-      return then({{"EMQ.ADD", b, x, "p"}, {"HSET", k.row(x), note, "v"}, {"EMQ.JOB", b, x}, {"DEL", k.row(x)}});
+      return s.then({{"EMQ.ADD", s.b, x, "p"}, {"HSET", s.k.row(x), note, "v"}, {"EMQ.JOB", s.b, x}, {"DEL", s.k.row(x)}});
     }
-    case 10: {  // a live lease's verb under an ACL that denies a key of the queue this verb
-                // does not write on its path (EMQ §6 asks only of the keys it will write):
-                // COMPLETE (pending, seq, dead), FAIL that kills with a budget of 1
-                // (pending, seq, done), FAIL that requeues (done, dead), EXTEND(S) (any)
-      const std::int64_t verb = prng.between(0, 4);
-      const bool kill = verb == 1;
-      std::vector<std::string> others;
-      if (verb == 0) others = {pending, k.key("seq"), k.key("dead")};
-      else if (verb == 1) others = {pending, k.key("seq"), k.key("done")};
-      else if (verb == 2) others = {k.key("done"), k.key("dead")};
-      else others = {pending, k.key("seq"), k.key("done"), k.key("dead")};
-      const std::string denied = others[static_cast<std::size_t>(prng.between(0, static_cast<std::int64_t>(others.size()) - 1))];
-      const Call call = verb == 0   ? Call{"EMQ.COMPLETE", b, x, "1", "r"}
-                        : verb <= 2 ? Call{"EMQ.FAIL", b, x, "1", "r"}
-                        : verb == 3 ? Call{"EMQ.EXTEND", b, x, "1", lease}
-                                    : Call{"EMQ.EXTENDS", b, lease, x, "1"};
-      return then({{"HSET", k.row(x), "state", "active", "payload", "p", "attempts", "1", "failures", "0",
-                    "max_failures", kill ? "1" : "3", "lease_epoch", t.run_id},
-                   {"ZADD", active, live_score, x}, {"@DENY", denied}, call, {"DEL", k.row(x)}});
-    }
+    case 10: return lease_verb_under_an_acl_off_its_path(prng, t, s, x);
     default:  // a live lease extended with a lease of 2^31 ms or more, or past 2^53-1
-      return then({live_row(x), {"ZADD", active, live_score, x},
-                   pick(prng, {{"EMQ.EXTEND", b, x, "1", "2147483648"}, {"EMQ.EXTEND", b, x, "1", "9007199254740991"},
-                               {"EMQ.EXTENDS", b, "9007199254740991", x, "1"}}),
-                   {"DEL", k.row(x)}});
+      return s.then({live_row(t, s, x), {"ZADD", s.active, s.live_score, x},
+                     pick(prng, {{"EMQ.EXTEND", s.b, x, "1", "2147483648"}, {"EMQ.EXTEND", s.b, x, "1", "9007199254740991"},
+                                 {"EMQ.EXTENDS", s.b, "9007199254740991", x, "1"}}),
+                     {"DEL", s.k.row(x)}});
   }
 }
 
@@ -273,132 +416,20 @@ std::vector<Call> two_id_setups(Prng& prng, const AdversaryTarget& t, const std:
 // ids and leases short: a core that narrows, trims, misreads or skips any of these passes
 // every run without them.
 std::vector<Call> rare_rows(Prng& prng, const AdversaryTarget& t, const std::string& b, std::vector<Call> calls) {
-  const SetupNames names(t, b);
-  const SpecKeys& k = names.k;
-  const std::string &pending = names.pending, &active = names.active, &lease = names.lease,
-                    &live_score = names.live_score;
-  auto then = [&](std::initializer_list<Call> more) { return then_append(calls, more); };
-  const std::string id = "w" + std::to_string(prng.between(0, 999999999));
-  const std::string row = k.row(id);
-  const bool sweep = prng.chance(500);  // the sweep's shape of the case, else CLAIM's
+  RareRow s(prng, t, b, std::move(calls));
   const std::int64_t shape = prng.between(0, 7);
   // the setup's first DEL takes the row key too: to the checker the id is then a ghost, whose
   // row may disagree with its sets (a row without state, an id in two sets)
-  if (shape <= 4) calls.front().push_back(row);
+  if (shape <= 4) s.calls.front().push_back(s.row);
   switch (shape) {
-    case 0:  // a row without state
-      if (sweep) {
-        return then({{"HSET", row, "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3",
-                      "lease_epoch", t.run_id},
-                     {"ZADD", active, "-1", id},
-                     {"EMQ.STALLED.CHECK", b, "5"},
-                     {"DEL", row}});
-      }
-      return then({{"HSET", row, "payload", "p", "attempts", "0", "failures", "0", "max_failures", "3"},
-                   {"ZADD", pending, "1", id},
-                   {"EMQ.CLAIM", b, lease, "COUNT", "2"},
-                   {"DEL", row}});
-    case 1:  // an id in pending and in active at once
-      if (prng.chance(ghost_in_both_per_mille)) {
-        // its row gone too (the first DEL took it): a ghost in both sets. The sweep removes
-        // it from active only, a CLAIM from pending only (EMQ §4, §5: nothing else is
-        // written); a core that "removes a ghost everywhere" passes without this.
-        return then({{"ZADD", active, sweep ? "-1" : live_score, id},
-                     {"ZADD", pending, "1", id},
-                     sweep ? Call{"EMQ.STALLED.CHECK", b, "5"} : Call{"EMQ.CLAIM", b, lease, "COUNT", "2"}});
-      }
-      if (sweep) {
-        return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0",
-                      "max_failures", "3", "lease_epoch", t.run_id},
-                     {"ZADD", active, "-1", id},
-                     {"ZADD", pending, "7", id},
-                     {"EMQ.STALLED.CHECK", b, "5"},  // recovered: a death would leave it in pending too
-                     {"DEL", row}});
-      }
-      return then({{"HSET", row, "state", "pending", "payload", "p", "attempts", "0", "failures", "0",
-                    "max_failures", "3"},
-                   {"ZADD", pending, "1", id},
-                   {"ZADD", active, live_score, id},
-                   {"EMQ.CLAIM", b, lease, "COUNT", "2"},
-                   {"DEL", row}});
-    case 2: {  // counters far above the fleet's
-      if (sweep) {
-        return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0",
-                      "max_failures", "3", "lease_epoch", t.run_id, "stalled",
-                      prng.chance(500) ? "9223372036854775806" : "9007199254740993"},
-                     {"ZADD", active, "-1", id},
-                     {"EMQ.STALLED.CHECK", b, "5"},
-                     {"DEL", row}});
-      }
-      static constexpr const char* high[] = {"9007199254740992", "9007199254740993", "9223372036854775806"};
-      return then({{"HSET", row, "state", "pending", "payload", "p", "attempts", high[prng.between(0, 2)],
-                    "failures", "0", "max_failures", "3"},
-                   {"ZADD", pending, "1", id},
-                   {"EMQ.CLAIM", b, lease, "COUNT", "2"},
-                   {"DEL", row}});
-    }
-    case 3: {  // a stamp that is the run_id with a line end or a space around it
-      static constexpr const char* around[] = {"\r\n", "\n", "\r", " "};
-      const std::string extra = around[prng.between(0, 3)];
-      return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0",
-                    "max_failures", "3", "lease_epoch", prng.chance(750) ? t.run_id + extra : extra + t.run_id},
-                   {"ZADD", active, "-1", id},
-                   {"EMQ.STALLED.CHECK", b, "1"},
-                   {"DEL", row}});
-    }
-    case 4: {  // a lane row stamped by another process, by none, or empty
-      Call hset{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0", "max_failures", "3",
-                "group", "g"};
-      const std::int64_t stamp = prng.between(0, 2);
-      if (stamp < 2) {
-        hset.push_back("lease_epoch");
-        hset.push_back(stamp == 0 ? std::string() : std::string(40, '0'));
-      }
-      return then({hset, {"ZADD", active, "-1", id}, {"EMQ.STALLED.CHECK", b, "1"}, {"DEL", row}});
-    }
-    case 5: {  // an id with braces, added, claimed, finished and read
-      static constexpr const char* shapes[] = {"{", "}", "{x}", "}{", "{{"};
-      const std::string bid = std::string(shapes[prng.between(0, 4)]) + id + (prng.chance(500) ? "}" : ":{z");
-      return then({{"EMQ.ADD", b, bid, "p"},
-                   {"EMQ.CLAIM", b, lease, "COUNT", "2"},
-                   pick(prng, {{"EMQ.COMPLETE", b, bid, "1", "r"}, {"EMQ.FAIL", b, bid, "1", "r"},
-                               {"EMQ.EXTEND", b, bid, "1", lease}, {"EMQ.EXTENDS", b, lease, bid, "1"}}),
-                   {"EMQ.JOB", b, bid},
-                   {"DEL", k.row(bid)}});
-    }
-    case 6: {  // a long lease granted by CLAIM: 2^31 ms, 2^32 + 1 ms, or up to the 2^53-1 bound
-      if (prng.chance(hand_deadline_per_mille)) {
-        // or a deadline no verb writes, put in active by hand (an operator pinning a lease):
-        // +inf, 1e300 or 2^63 and more, past what an int64 holds. Live (EMQ §3: deadline >=
-        // now; the row's state and token match): its verb extends, completes or fails it. The
-        // verbs' deadlines are whole ms below 2^53: a core that reads a deadline as an int64
-        // passes every run without this.
-        static constexpr const char* far[] = {"+inf", "1e300", "9223372036854775808", "1.8e19"};
-        return then({{"HSET", row, "state", "active", "payload", "p", "attempts", "1", "failures", "0",
-                      "max_failures", "3", "lease_epoch", t.run_id},
-                     {"ZADD", active, far[prng.between(0, 3)], id},
-                     pick(prng, {{"EMQ.COMPLETE", b, id, "1", "r"}, {"EMQ.FAIL", b, id, "1", "r"},
-                                 {"EMQ.EXTEND", b, id, "1", lease}, {"EMQ.EXTENDS", b, lease, id, "1"}}),
-                     {"DEL", row}});
-      }
-      const std::int64_t r = prng.between(0, 2);
-      const std::string long_lease = r == 0 ? "2147483648" : r == 1 ? "4294967297" : std::to_string(score_max - t.server_ms);
-      return then({{"EMQ.ADD", b, id, "p"},
-                   {"EMQ.CLAIM", b, long_lease, "COUNT", "2"},
-                   {"EMQ.JOB", b, id},
-                   {"DEL", row}});
-    }
-    default: {  // a ghost ahead of a sound row, the ghost's row key denied
-      const std::string g = "g" + id;
-      return then({{"DEL", k.row(g)},
-                   {"ZADD", pending, "1", g},
-                   {"HSET", row, "state", "pending", "payload", "p", "attempts", "0", "failures", "0",
-                    "max_failures", "3"},
-                   {"ZADD", pending, "2", id},
-                   {"@DENY", k.row(g)},
-                   {"EMQ.CLAIM", b, lease, "COUNT", "2"},
-                   {"DEL", row}});
-    }
+    case 0: return row_without_state(t, s);
+    case 1: return id_in_two_sets(prng, t, s);
+    case 2: return counters_far_above_the_fleets(prng, t, s);
+    case 3: return stamp_with_a_line_end_or_space(prng, t, s);
+    case 4: return lane_row_stamp(prng, s);
+    case 5: return id_with_braces(prng, s);
+    case 6: return long_lease_granted(prng, t, s);
+    default: return ghost_ahead_denied(s);
   }
 }
 

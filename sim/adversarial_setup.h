@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "sim/adversarial_calls.h"
@@ -40,6 +41,16 @@ struct SetupNames {
         live_score(std::to_string(t.server_ms + t.lease_ms)) {}
   SpecKeys k;
   std::string pending, active, lease, live_score;
+};
+
+// A setup under way on queue `b`: its names and its calls so far.
+struct Setup : SetupNames {
+  Setup(const AdversaryTarget& t, const std::string& queue, std::vector<Call> start)
+      : SetupNames(t, queue), b(queue), calls(std::move(start)) {}
+  // The calls so far with `more` after them, as each case of a setup returns them.
+  std::vector<Call> then(std::initializer_list<Call> more) { return then_append(calls, more); }
+  std::string b;
+  std::vector<Call> calls;
 };
 
 // `hset` with the field `name` set to `value` after the others; as it is when `value` is
