@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/keys.h"
+#include "sim/name_table.h"
 #include "sim/prng.h"
 
 namespace trafikey::sim {
@@ -13,11 +14,7 @@ namespace trafikey::sim {
 namespace {
 constexpr std::array persistence_names{"always", "everysec", "snapshot", "none"};
 // One row a fault kind, in FaultKind order.
-struct NamedFaultKind {
-  FaultKind kind;
-  std::string_view name;
-};
-constexpr std::array<NamedFaultKind, fault_kind_count> fault_kind_table{{
+constexpr std::array<Named<FaultKind>, fault_kind_count> fault_kind_table{{
     {FaultKind::restart, "restart"},
     {FaultKind::failover, "failover"},
     {FaultKind::clock_step, "clock_step"},
@@ -33,19 +30,8 @@ constexpr std::array<NamedFaultKind, fault_kind_count> fault_kind_table{{
     {FaultKind::upgrade, "upgrade"},
     {FaultKind::reload, "reload"},
 }};
-// Every row names the kind of its place: none missing, none out of order.
-constexpr bool fault_kind_table_covers_the_enum() {
-  for (std::size_t i = 0; i < fault_kind_table.size(); ++i) {
-    if (static_cast<std::size_t>(fault_kind_table[i].kind) != i || fault_kind_table[i].name.empty()) return false;
-  }
-  return true;
-}
-static_assert(fault_kind_table_covers_the_enum(), "sim/plan.cpp: the table must name every FaultKind, in order");
-constexpr std::array<std::string_view, fault_kind_count> fault_names = [] {
-  std::array<std::string_view, fault_kind_count> out{};
-  for (std::size_t i = 0; i < fault_kind_table.size(); ++i) out[i] = fault_kind_table[i].name;
-  return out;
-}();
+static_assert(covers_the_enum(fault_kind_table), "sim/plan.cpp: the table must name every FaultKind, in order");
+constexpr std::array<std::string_view, fault_kind_count> fault_names = names_of(fault_kind_table);
 }  // namespace
 
 std::string_view persistence_name(Persistence mode) {

@@ -1,16 +1,13 @@
 #include "sim/situations.h"
 
+#include "sim/name_table.h"
+
 namespace trafikey::sim {
 
 namespace {
 
-struct Named {
-  Situation situation;
-  std::string_view name;
-};
-
 // One row a situation, in Situation order.
-constexpr std::array<Named, situation_count> table{{
+constexpr std::array<Named<Situation>, situation_count> table{{
     {Situation::sweep_cut_by_limit, "sweep-cut-by-limit"},
     {Situation::sweep_at_a_deadline, "sweep-at-a-deadline"},
     {Situation::holder_call_at_its_deadline, "holder-call-at-its-deadline"},
@@ -71,20 +68,8 @@ constexpr std::array<Named, situation_count> table{{
     {Situation::lease_verb_at_a_fractional_deadline, "lease-verb-at-a-fractional-deadline"},
 }};
 
-// Every row names the situation of its place: none missing, none out of order.
-constexpr bool covers_the_enum() {
-  for (std::size_t i = 0; i < table.size(); ++i) {
-    if (static_cast<std::size_t>(table[i].situation) != i || table[i].name.empty()) return false;
-  }
-  return true;
-}
-static_assert(covers_the_enum(), "sim/situations.cpp: the table must name every Situation, in order");
-
-constexpr std::array<std::string_view, situation_count> names = [] {
-  std::array<std::string_view, situation_count> out{};
-  for (std::size_t i = 0; i < table.size(); ++i) out[i] = table[i].name;
-  return out;
-}();
+static_assert(covers_the_enum(table), "sim/situations.cpp: the table must name every Situation, in order");
+constexpr std::array<std::string_view, situation_count> names = names_of(table);
 
 }  // namespace
 
