@@ -1,5 +1,5 @@
 # Mutants of red team 4's escapes: each passed every run of every property until the adversarial
-# client sent what it needs (sim/adversarial_calls.cpp, sim/run.cpp on_adversarial_call): a call to a server
+# client sent what it needs (sim/adversarial_*.cpp, sim/run_adversarial_client.cpp): a call to a server
 # made a replica, an ADD of an existing id with a budget its row does not hold, an ADD of
 # a ghost's id, a lane row whose group is empty, a call under an ACL that denies a key.
 

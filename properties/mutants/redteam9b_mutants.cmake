@@ -6,7 +6,7 @@
 # (a) a share of runs (PlanSpace::long_lived_queue_per_mille, RunPlan::seq_start) starts every
 # queue's seq just below 2^24, 2^31, 2^32 or 2^53, or anywhere between 2^24 and 2^53, so the
 # fleet's ADDs and requeueing FAILs order jobs where a float no longer holds every integer;
-# and (b) one adversarial call in ten comes after an edge probe (sim/adversarial_calls.cpp draw_boundary_probe,
+# and (b) one adversarial call in ten comes after an edge probe (sim/adversarial_boundary_probes.cpp,
 # drawn from a stream of its own so every other draw stays as it was): a lease written by hand
 # at now, one ms before now, or half a ms either side of now, then EXTEND, EXTENDS (the id
 # named twice now and then, with its token or one it never held), COMPLETE (with or without
