@@ -11,6 +11,11 @@
 // attempts (never live). Most are refused or read-only or answer 0; the few that write
 // (a sweep with an unusual spelling or budget) write what the contract says, so the
 // checker and the model judge every one like any other call.
+//
+// Four catalogues, a file each (sim/adversarial_setup.h lists them): single calls
+// (draw_adversarial_call, draw_fleet_call), corruption setups (draw_corruption_setup), value
+// edges (draw_value_edges) and edge probes (draw_boundary_probe). The driver that sends them
+// is sim/run_adversarial_client.cpp.
 #pragma once
 
 #include <cstdint>
