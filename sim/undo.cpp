@@ -1,9 +1,10 @@
 #include "sim/undo.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <variant>
+
+#include "core/assert.h"
 
 namespace trafikey::sim {
 
@@ -173,7 +174,7 @@ void UndoLog::undo(Keyspace& data, const Entry& e) {
 }
 
 void UndoLog::rewind(Keyspace& data, std::int64_t to) {
-  if (to < oldest() || to > position()) std::abort();  // a copy older than the log: a bug
+  TRAFIKEY_ASSERT(to >= oldest() && to <= position(), "a rewind to a position the log no longer (or never) held");
   // Undoing writes through the keyspace must not journal them again.
   UndoLog* const journal = data.journal();
   data.set_journal(nullptr);
