@@ -220,7 +220,7 @@ const CallRecord& World::call(std::string_view actor, Args argv) {
       history_.verdict(rec.at, actor, id, kind, inc);
       ++verdict_counts_[std::string(kind)];
     };
-    for (const Reply& id : rec.reply.items()[1].items()) {
+    for (const Reply& id : rec.reply.items()[1].items_if_array()) {
       bool wrong = false;
       const Keyspace::Hash* row = live_.hash_at(keys.row(id.text()), wrong);
       const std::string* after = row ? Keyspace::hash_field(*row, "stalled") : nullptr;
@@ -228,13 +228,13 @@ const CallRecord& World::call(std::string_view actor, Args argv) {
       const bool counted = (after ? *after : "") != (it == before.rows.end() ? "" : it->second.first);
       verdict(id.text(), counted ? SweepVerdict::counted_recovered : SweepVerdict::exempt, stamp_inc(id.text()));
     }
-    for (const Reply& id : rec.reply.items()[3].items()) {
+    for (const Reply& id : rec.reply.items()[3].items_if_array()) {
       verdict(id.text(), SweepVerdict::counted_dead, stamp_inc(id.text()));
     }
-    for (const Reply& id : rec.reply.items()[5].items()) {
+    for (const Reply& id : rec.reply.items()[5].items_if_array()) {
       verdict(id.text(), SweepVerdict::ghost, 0);
     }
-    for (const Reply& id : rec.reply.items()[7].items()) {
+    for (const Reply& id : rec.reply.items()[7].items_if_array()) {
       verdict(id.text(), SweepVerdict::lane, stamp_inc(id.text()));
     }
   }
