@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/assert.h"
 #include "core/keys.h"
 
 namespace trafikey::sim {
@@ -111,7 +112,8 @@ void World::start_process(std::string_view why, std::int64_t survived_calls,
 }
 
 void World::advance_to(std::int64_t true_ms) {
-  if (true_ms <= true_ms_) return;
+  TRAFIKEY_ASSERT(true_ms >= true_ms_, "true time never goes backwards");
+  if (true_ms == true_ms_) return;
   true_ms_ = true_ms;
   sync_persistence();
 }
