@@ -36,7 +36,16 @@ TEST(ReplyDeathTest, items_of_a_reply_that_is_not_an_array_aborts) {
 }
 
 TEST(Reply, equality_compares_kind_then_payload) {
-  EXPECT_EQ(sample(), sample());
+  // the same value built two ways (moved in, copied from a vector) is equal
+  EXPECT_EQ(sample(), Reply::array({Reply::bulk(std::string(40, 'x')), Reply::integer(-7),
+                                    Reply::array({Reply::simple("OK"), Reply::nil()}), Reply::error("ERR no")}));
+  // and one byte, one kind or one item less anywhere in the tree is not
+  EXPECT_NE(sample(), Reply::array_of(Reply::bulk(std::string(40, 'x')), Reply::integer(-7),
+                                      Reply::array_of(Reply::simple("OK"), Reply::nil()), Reply::error("ERR No")));
+  EXPECT_NE(sample(), Reply::array_of(Reply::bulk(std::string(40, 'x')), Reply::integer(-7),
+                                      Reply::array_of(Reply::bulk("OK"), Reply::nil()), Reply::error("ERR no")));
+  EXPECT_NE(sample(), Reply::array_of(Reply::bulk(std::string(40, 'x')), Reply::integer(-7),
+                                      Reply::array_of(Reply::simple("OK")), Reply::error("ERR no")));
   EXPECT_NE(Reply::integer(0), Reply::nil());
   EXPECT_NE(Reply::bulk("a"), Reply::simple("a"));
   EXPECT_NE(Reply::bulk("a"), Reply::bulk("b"));
