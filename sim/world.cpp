@@ -293,8 +293,8 @@ void World::failover() {
 
 Outcome<std::string> World::faulted_read(std::string run_id) {
   if (epoch_fault_ == EpochFault::fail) return Outcome<std::string>(Reply::error("ERR EMQ host call failed"));
-  std::string bad = given_malformed_.empty() ? malformed_run_id(std::move(run_id)) : std::move(given_malformed_);
-  given_malformed_.clear();
+  std::string bad = given_malformed_ ? std::move(*given_malformed_) : malformed_run_id(std::move(run_id));
+  given_malformed_.reset();
   return bad;
 }
 
@@ -355,6 +355,7 @@ void World::set_clock_rate(std::int64_t rate_per_mille) {
 
 void World::arm_epoch_fault(EpochFault fault) {
   epoch_fault_ = fault;
+  given_malformed_.reset();  // the fault armed last is the one the read meets
   history_.fault(stamp(), fault == EpochFault::fail ? "epoch_fail" : "epoch_malformed", "");
 }
 
@@ -370,7 +371,7 @@ void World::arm_run_id(std::string run_id) {
 
 void World::disarm_faults() {
   epoch_fault_ = EpochFault::none;
-  given_malformed_.clear();
+  given_malformed_.reset();
   lost_for_.clear();
 }
 

@@ -88,14 +88,17 @@ struct ActionDefect {
     return std::nullopt;
   }
   std::optional<std::string> operator()(const EpochFault& fault) const {
-    if (fault.kind != EpochFault::Kind::fail && fault.kind != EpochFault::Kind::malformed &&
-        fault.kind != EpochFault::Kind::run_id) {
+    if (fault.kind != EpochFault::Kind::fail && fault.kind != EpochFault::Kind::malformed_drawn &&
+        fault.kind != EpochFault::Kind::malformed_text && fault.kind != EpochFault::Kind::run_id) {
       return "an epoch fault of no kind";
     }
     if (fault.kind == EpochFault::Kind::run_id && !sim::run_id_shape_ok(fault.run_id)) {
       return "an epoch run_id must be 40 lowercase hex digits";
     }
-    if (fault.kind == EpochFault::Kind::malformed && sim::run_id_shape_ok(fault.run_id)) {
+    if (fault.kind == EpochFault::Kind::malformed_drawn && !fault.run_id.empty()) {
+      return "a drawn malformed run_id has no text";
+    }
+    if (fault.kind == EpochFault::Kind::malformed_text && sim::run_id_shape_ok(fault.run_id)) {
       return "a malformed epoch run_id must not be 40 lowercase hex digits";
     }
     return std::nullopt;

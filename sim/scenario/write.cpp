@@ -40,8 +40,8 @@ struct ActionText {
   std::string operator()(const EpochFault& fault) const {
     switch (fault.kind) {
       case EpochFault::Kind::fail: return "epoch fail";
-      case EpochFault::Kind::malformed:
-        return fault.run_id.empty() ? "epoch malformed" : "epoch malformed " + sim::quote_bytes(fault.run_id);
+      case EpochFault::Kind::malformed_drawn: return "epoch malformed";
+      case EpochFault::Kind::malformed_text: return "epoch malformed " + sim::quote_bytes(fault.run_id);
       case EpochFault::Kind::run_id: return "epoch " + fault.run_id;
     }
     return "epoch fail";

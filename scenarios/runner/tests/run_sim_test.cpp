@@ -357,6 +357,48 @@ TEST(Export, bytes_outside_ascii_come_back_as_the_same_bytes) {
   EXPECT_EQ(run_on_sim(parsed.value()).status, CheckStatus::passed);
 }
 
+// The lines of a history after its header (which names the scenario that ran).
+std::string body_of(const std::string& history) { return history.substr(history.find('\n') + 1); }
+
+// An empty run_id read, at a reload and at a restart, exports as `epoch malformed ""`, which
+// replays the same empty read (a bare `epoch malformed` draws a shape, here not an empty
+// one), so the replay's history is the original's line for line.
+TEST(Export, an_empty_run_id_read_replays_as_the_same_empty_read) {
+  const std::string steps =
+      "at 0  a: EMQ.ADD q j1 hello\n"
+      "at 10 epoch malformed{}\n"
+      "at 10 reload\n"
+      "at 20 a: EMQ.ADD q j2 x\n"
+      "at 30 epoch malformed{}\n"
+      "at 30 restart\n"
+      "at 40 a: EMQ.ADD q j3 y\n";
+  const auto with = [&](const std::string& text) {
+    std::string out = "scenario \"t\"\noption seed 2\n" + steps;
+    for (std::size_t at; (at = out.find("{}")) != std::string::npos;) out.replace(at, 2, text);
+    return out;
+  };
+  const RunResult original = run(with(" \"\""));
+  ASSERT_EQ(original.status, CheckStatus::passed);
+  ASSERT_NE(original.history.find("\"read_faulted\":true,\"module\":false,\"read\":\"\""), std::string::npos)
+      << original.history;
+  ASSERT_NE(original.history.find("\"fault\":\"restart\",\"run_id\":\"\",\"module\":false"), std::string::npos)
+      << original.history;
+  const RunResult drawn = run(with(""));
+  EXPECT_EQ(drawn.history.find("\"read\":\"\""), std::string::npos) << "seed 2 draws a shape that is not empty";
+
+  const std::string text = properties::export_scenario(original.history, {});
+  auto parsed = parse_scenario(text, "export.scn");
+  ASSERT_TRUE(parsed.ok()) << to_string(parsed.error()) << "\n" << text;
+  std::size_t empty_reads = 0;
+  for (const Step& step : parsed.value().steps) {
+    if (step.action == Action(EpochFault{EpochFault::Kind::malformed_text, ""})) ++empty_reads;
+  }
+  EXPECT_EQ(empty_reads, 2u) << text;
+  const RunResult replay = run_on_sim(parsed.value(), {"export.scn", true});
+  ASSERT_EQ(replay.status, CheckStatus::passed) << describe_failure("export.scn", *replay.failure);
+  EXPECT_EQ(body_of(replay.history), body_of(original.history));
+}
+
 TEST(Export, a_history_that_is_not_one_exports_nothing) {
   EXPECT_EQ(properties::export_scenario("", {}), "");
   EXPECT_EQ(properties::export_scenario("{\"trafikey\":\"other\"}\n", {}), "");
