@@ -356,8 +356,7 @@ class FileParser {
     }
     const Token* verb = in.peek();
     if (!verb || verb->kind != Token::Kind::word || !is_known_verb(verb->text)) {
-      return in.expected("an EMQ verb or a plain command (HSET HGET HGETALL HDEL ZADD ZREM "
-                         "ZRANGE ZSCORE INCR SET DEL TYPE EXISTS) after '" + client->text + "'");
+      return in.expected(known_verbs() + " after '" + client->text + "'");
     }
     while (is_value(in.peek())) call.argv.push_back(in.next()->text);
     if (!in.at_end()) {

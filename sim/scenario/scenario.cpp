@@ -52,6 +52,16 @@ bool is_known_verb(std::string_view name) {
   return verb || sim::is_plain_command(name) || sim::Scripting::handles(name);
 }
 
+std::string known_verbs() {
+  std::string out = "an EMQ verb, a plain command (";
+  for (const std::string& name : sim::plain_command_names()) out += (out.back() == '(' ? "" : " ") + name;
+  out += ") or a script command (";
+  for (const std::string_view name : sim::Scripting::command_names) {
+    out += (out.back() == '(' ? "" : " ") + std::string(name);
+  }
+  return out + ")";
+}
+
 namespace {
 
 int pattern_depth(const ReplyPattern& pattern) {

@@ -174,6 +174,9 @@ bool is_client_name(std::string_view name);
 // An EMQ verb of the core's command table, a plain command of sim/plain.h, or EVAL,
 // EVALSHA and SCRIPT (sim/lua.h); any case.
 bool is_known_verb(std::string_view name);
+// What is_known_verb accepts, for messages, from the same tables: "an EMQ verb, a plain
+// command (HSET HGET ...) or a script command (EVAL EVALSHA SCRIPT)".
+std::string known_verbs();
 
 // The first rule `scenario` breaks, as a message naming the step ("step 3: ..."), or
 // nullopt when it is well formed: times in 0..time_ms_max and non-decreasing; calls by
