@@ -336,7 +336,7 @@ void Checker::after_call(const World& world, const CallRecord& call) {
       judge(id_of("queue.fence"));
       const auto& ghosts = model_.ledger().ghosts();
       for (const Reply& claimed : r.items()) {
-        if (claimed.items().size() != 3) continue;
+        if (claimed.items_if_array().size() != 3) continue;
         const std::string_view id = claimed.items()[0].text();
         // An id whose row an operator deleted (a ghost to the ledger) and wrote again by
         // hand: its attempts, and so its tokens, are the operator's, with no history to
@@ -506,9 +506,9 @@ void Checker::check_sweep(const World& world, const CallRecord& call) {
   }
   const int inc = call.at.incarnation;
   std::set<std::string> dead, judged;
-  for (const Reply& id : r.items()[3].items()) dead.insert(id.text());
+  for (const Reply& id : r.items()[3].items_if_array()) dead.insert(id.text());
   for (std::size_t list = 1; list < 8; list += 2) {
-    for (const Reply& id : r.items()[list].items()) judged.insert(id.text());
+    for (const Reply& id : r.items()[list].items_if_array()) judged.insert(id.text());
   }
   // Exactly the expired members, lowest deadline first, up to LIMIT, are judged.
   const std::size_t due = std::min(sweep_.limit, sweep_.expired.size());
@@ -581,8 +581,8 @@ void Checker::check_sweep(const World& world, const CallRecord& call) {
                ", state " + state_after + (listed_dead ? " (listed dead)" : ""));
     }
   };
-  for (const Reply& id : r.items()[1].items()) judge_member(id.text(), false);
-  for (const Reply& id : r.items()[3].items()) judge_member(id.text(), true);
+  for (const Reply& id : r.items()[1].items_if_array()) judge_member(id.text(), false);
+  for (const Reply& id : r.items()[3].items_if_array()) judge_member(id.text(), true);
 }
 
 void Checker::check_lease_verb(const World& world, const CallRecord& call) {
