@@ -9,26 +9,15 @@
 #include <cstring>
 #include <limits>
 
+#include "properties/model/refusals.h"
+#include "properties/model/rows.h"
+#include "properties/model/verb_call.h"
+
 namespace trafikey::properties::model {
 
 namespace {
 
 using sim::Keyspace;
-
-constexpr std::int64_t i64_max = std::numeric_limits<std::int64_t>::max();
-constexpr std::int64_t score_limit = (std::int64_t{1} << 53) - 1;  // §3, §7: 2^53 - 1
-
-// ---- §6 error texts, spelt from the page
-constexpr std::string_view e_arity = "ERR EMQ wrong number of arguments";
-constexpr std::string_view e_syntax = "ERR EMQ syntax error";
-constexpr std::string_view e_queue = "ERR EMQ bad queue name";
-constexpr std::string_view e_id = "ERR EMQ bad job id";
-constexpr std::string_view e_lease = "ERR EMQ lease out of range";
-constexpr std::string_view e_corrupt = "ERR EMQ corrupt job row";
-constexpr std::string_view e_fence = "READONLY EMQ not a writable primary";
-constexpr std::string_view e_not_integer = "ERR value is not an integer or out of range";
-constexpr std::string_view e_wrongtype =
-    "WRONGTYPE Operation against a key holding the wrong kind of value";
 
 std::string upper_of(std::string_view s) {
   std::string u(s);
@@ -38,225 +27,10 @@ std::string upper_of(std::string_view s) {
   return u;
 }
 
-// A decimal integer as the server writes one: optional '-', digits, no leading zero, no
-// "-0", within int64.
-std::optional<std::int64_t> integer(std::string_view t) {
-  if (t.empty() || t.size() > 20) return std::nullopt;
-  const bool neg = t[0] == '-';
-  std::string_view d = neg ? t.substr(1) : t;
-  if (d.empty() || (d[0] == '0' && (d.size() > 1 || neg))) return std::nullopt;
-  unsigned long long v = 0;
-  for (char c : d) {
-    if (c < '0' || c > '9') return std::nullopt;
-    const unsigned long long next = v * 10 + static_cast<unsigned>(c - '0');
-    if (next / 10 != v) return std::nullopt;
-    v = next;
-  }
-  const unsigned long long lim = neg ? 9223372036854775808ull : 9223372036854775807ull;
-  if (v > lim) return std::nullopt;
-  return neg ? static_cast<std::int64_t>(0 - v) : static_cast<std::int64_t>(v);
-}
-
-// §1: a job id is 1..200 bytes without NUL (a queue name: queue_name_ok, names.h).
-bool id_ok(std::string_view id) {
-  return !id.empty() && id.size() <= 200 && id.find('\0') == std::string_view::npos;
-}
-
-// The refusals that apply to a call; the call is refused when there is any.
-struct Refusals {
-  std::vector<Reply> texts;
-  std::vector<std::string> ranges;
-  void add(std::string_view text) {
-    for (const Reply& r : texts) {
-      if (r.text() == text) return;
-    }
-    texts.push_back(Reply::error(text));
-  }
-  // "ERR EMQ <arg> must be an integer in lo..hi" (§6; the arg's spelling is not fixed)
-  void range(std::int64_t lo, std::int64_t hi) {
-    ranges.push_back(std::to_string(lo) + ".." + std::to_string(hi));
-  }
-  bool any() const { return !texts.empty() || !ranges.empty(); }
-};
-
-// A ranged integer argument (§7).
-std::optional<std::int64_t> ranged(Refusals& r, std::string_view text, std::int64_t lo, std::int64_t hi) {
-  auto v = integer(text);
-  if (!v || *v < lo || *v > hi) {
-    r.range(lo, hi);
-    return std::nullopt;
-  }
-  return v;
-}
-
-// The optional `KEYWORD n` tail of a verb: absent, or exactly one keyword with its value.
-std::int64_t option(Refusals& r, Args rest, std::string_view keyword, std::int64_t lo, std::int64_t hi,
-                    std::int64_t fallback) {
-  if (rest.empty()) return fallback;
-  if (rest.size() != 2 || !equals_ignore_case(rest[0], keyword)) {
-    // an unknown keyword, a keyword without value, a repeat: the spec names both texts
-    r.add(e_syntax);
-    r.add(e_arity);
-    return fallback;
-  }
-  return ranged(r, rest[1], lo, hi).value_or(fallback);
-}
-
-KeyType type_of(const Keyspace& d, std::string_view key) {
-  const Keyspace::Value* v = d.find(key);
-  if (!v) return KeyType::none;
-  switch (v->index()) {
-    case 0: return KeyType::string;
-    case 1: return KeyType::hash;
-    default: return KeyType::zset;
-  }
-}
-
-const Keyspace::Zset* zset_in(const Keyspace::Value* v) { return Keyspace::as_zset(v); }
-const Keyspace::Zset* zset(const Keyspace& d, std::string_view key) { return zset_in(d.find(key)); }
-const Keyspace::Hash* hash(const Keyspace& d, std::string_view key) {
-  const Keyspace::Value* v = d.find(key);
-  return v && v->index() == 1 ? &std::get<1>(*v) : nullptr;
-}
-const std::string* field(const Keyspace::Hash* h, std::string_view name) {
-  if (!h) return nullptr;
-  for (const auto& [f, v] : *h) {
-    if (f == name) return &v;
-  }
-  return nullptr;
-}
-std::optional<double> score_in(const Keyspace::Value* v, std::string_view member) {
-  const Keyspace::Zset* z = zset_in(v);
-  if (!z) return std::nullopt;
-  auto* e = z->scores.find(member);
-  if (!e) return std::nullopt;
-  return e->second;
-}
-std::optional<double> score_of(const Keyspace& d, std::string_view key, std::string_view member) {
-  return score_in(d.find(key), member);
-}
-
-// §6: "WRONGTYPE" when a queue key holds another type than the spec's table (§1) says.
-void expect_types(Refusals& r, std::initializer_list<const Keyspace::Value*> zsets) {
-  for (const Keyspace::Value* v : zsets) {
-    if (v && v->index() != 2) r.add(e_wrongtype);
-  }
-}
-// The seq counter (§4 ADD, FAIL): INCR refuses a non-integer or a value at int64's top.
-void expect_counter(Refusals& r, const Keyspace& d, std::string_view key) {
-  const Keyspace::Value* v = d.find(key);
-  if (!v) return;
-  if (v->index() != 0) {
-    r.add(e_wrongtype);
-    return;
-  }
-  auto n = integer(std::get<0>(*v));
-  if (!n || *n == i64_max) r.add(e_not_integer);
-}
-
-// A row's counter field (§6): missing -> fallback; not a non-negative integer -> corrupt.
-// (At int64's top it cannot be raised by one either.)
-std::optional<std::int64_t> counter(const Keyspace::Hash* row, std::string_view name, std::int64_t fallback,
-                                    bool& corrupt) {
-  const std::string* v = field(row, name);
-  if (!v) return fallback;
-  auto n = integer(*v);
-  if (!n || *n < 0 || *n == i64_max) {
-    corrupt = true;
-    return std::nullopt;
-  }
-  return n;
-}
-
-// §3: live = in active with deadline >= now, the row a hash with state active, and its
-// attempts equal to the token. `corrupt` tells whether a corrupt attempts field decided it.
-struct Liveness {
-  bool live = false;
-  bool corrupt = false;
-  std::string why;  // when not live
-};
-Liveness liveness(const Keyspace& d, const Keyspace::Value* active, std::string_view row_prefix, std::string_view id,
-                  std::int64_t token, std::int64_t now) {
-  Liveness l;
-  const auto deadline = score_in(active, id);
-  if (!deadline) {
-    l.why = std::string(id) + " is not in active";
-    return l;
-  }
-  if (*deadline < static_cast<double>(now)) {
-    l.why = std::string(id) + "'s lease expired at st=" + sim::format_score(*deadline);
-    return l;
-  }
-  const Keyspace::Hash* row = hash(d, RowName(row_prefix, id));
-  if (!row) {
-    l.why = std::string(id) + "'s row is not a hash";
-    return l;
-  }
-  const std::string* state = field(row, "state");
-  if (!state || *state != "active") {
-    l.why = std::string(id) + "'s row says state " + (state ? *state : "(none)");
-    return l;
-  }
-  const std::string* attempts = field(row, "attempts");
-  const auto held = attempts ? integer(*attempts) : std::nullopt;
-  if (attempts && (!held || *held < 0)) l.corrupt = true;
-  if (!held || *held != token) {
-    l.why = std::string(id) + "'s live token is " + (attempts ? *attempts : "(none)");
-    return l;
-  }
-  l.live = true;
-  return l;
-}
-
-// §3: deadline = now + lease_ms, within 2^53 - 1 (and a server clock below 0 has none).
-std::optional<std::int64_t> deadline_of(std::int64_t now, std::int64_t lease_ms) {
-  if (now < 0 || now > score_limit - lease_ms) return std::nullopt;
-  return now + lease_ms;
-}
-
 Reply bulks(const std::vector<std::string>& ids) {
   Reply r = Reply::array();
   for (const auto& id : ids) r.items().push_back(Reply::bulk(id));
   return r;
-}
-
-// The server's reply to a command it does not know (what a real server answers for EMQ
-// verbs after a refused load): "ERR unknown command 'NAME', with args beginning with: 'a' "
-// as processCommand prints it: each %.*s stops at a NUL, CR and LF become spaces, the name
-// is cut at 128 bytes, the arguments are quoted while fewer than 128 bytes of them were
-// printed, each cut to what is left of the 128.
-Reply unknown(Args argv) {
-  // Built in a stack buffer: every EMQ call answers this while the module is not loaded.
-  // Its bound: the fixed texts, a name of at most 128 bytes, and arguments that stop once
-  // 128 bytes of them were printed (the last one cut to what was left, plus "'' ").
-  static constexpr std::string_view head = "ERR unknown command '";
-  static constexpr std::string_view middle = "', with args beginning with: ";
-  char text[head.size() + 128 + middle.size() + 128 + 3];
-  std::size_t len = 0;
-  auto put = [&](std::string_view s) {
-    std::memcpy(text + len, s.data(), s.size());
-    len += s.size();
-  };
-  // Each argument as C prints it: up to a NUL, CR and LF as spaces, at most `max` bytes.
-  auto c_string = [&](std::string_view s, std::size_t max) {
-    s = s.substr(0, max);
-    if (const void* nul = std::memchr(s.data(), '\0', s.size())) {
-      s = s.substr(0, static_cast<std::size_t>(static_cast<const char*>(nul) - s.data()));
-    }
-    for (char c : s) text[len++] = c == '\r' || c == '\n' ? ' ' : c;
-  };
-  put(head);
-  if (!argv.empty()) c_string(argv[0], 128);
-  put(middle);
-  std::size_t printed = 0;
-  for (std::size_t i = 1; i < argv.size() && printed < 128; ++i) {
-    const std::size_t from = len;
-    put("'");
-    c_string(argv[i], 128 - printed);
-    put("' ");
-    printed += len - from;
-  }
-  return Reply::error(std::string_view(text, len));
 }
 
 }  // namespace
@@ -337,7 +111,7 @@ void Model::keep_calls(std::int64_t calls) {
   std::fill(ends_.begin() + static_cast<std::ptrdiff_t>(kept) + 1, ends_.end(), at);
 }
 
-Model::Queue& Model::queue_of(std::string_view q) {
+QueueCache& Model::queue_of(std::string_view q) {
   // most calls name the queue the call before did
   if (last_names_ && last_names_->first == q) return last_names_->second;
   auto it = names_.find(q);
@@ -346,20 +120,6 @@ Model::Queue& Model::queue_of(std::string_view q) {
   }
   last_names_ = &*it;
   return it->second;
-}
-
-const Keyspace::Value* Model::set_value(Queue* queue, std::string_view key) {
-  if (!queue) return data_.find(key);
-  const QueueNames& n = queue->names;
-  const auto& sets = queue->sets.of(data_, {n.pending, n.active, n.done, n.dead});
-  // by the views' own bytes: the verbs pass these very names (any other view of the same
-  // text is looked up in the dataset, with the same answer)
-  auto is = [&](const std::string& name) { return key.data() == name.data() && key.size() == name.size(); };
-  if (is(n.pending)) return sets[0];
-  if (is(n.active)) return sets[1];
-  if (is(n.done)) return sets[2];
-  if (is(n.dead)) return sets[3];
-  return data_.find(key);
 }
 
 // §6: a writing verb checks every key it will write before its first write; one the caller
@@ -407,82 +167,48 @@ void Model::call(Args argv, const Context& ctx, Expectation& e) {
   plain(argv, ctx, e);
 }
 
+// §4's verbs, one file each (verb_call.h). EMQ.EPOCH names no queue; every other verb names
+// one in argv[1]: a missing one refuses on the arity alone, a bad one joins the verb's
+// other refusals.
 Expectation& Model::verb(EmqVerb name, Args argv, const Context& ctx, Expectation& e) {
+  VerbCall c{argv, ctx, data_, nullptr, e, {}};
+  if (name == EmqVerb::epoch) return verbs::epoch(c);
+  if (argv.size() < 2) {
+    c.refusals.add(e_arity);
+    return c.refused();
+  }
+  if (queue_name_ok(argv[1])) {
+    c.queue = &queue_of(argv[1]);
+  } else {
+    c.refusals.add(e_queue);
+  }
+  switch (name) {
+    case EmqVerb::add: return verbs::add(c);
+    case EmqVerb::stats: return verbs::stats(c);
+    case EmqVerb::job: return verbs::job(c);
+    default: break;
+  }
   const std::int64_t now = ctx.now_ms;
   const auto argc = argv.size();
-  Refusals r;
+  Refusals& r = c.refusals;
   auto refused = [&](std::vector<Reply> also = {}) -> Expectation& {
     e.replies = std::move(r.texts);
     for (auto& a : also) e.replies.push_back(std::move(a));
     e.range_suffixes = std::move(r.ranges);
     return e;
   };
-  auto arity = [&](bool ok) {
-    if (!ok) r.add(e_arity);
-    return ok;
-  };
-  auto fence = [&] {
-    if (!ctx.writable) r.add(e_fence);
-  };
-
-  if (name == EmqVerb::epoch) {  // §4: the cached run_id
-    if (!arity(argc == 1)) return refused();
-    e.replies.push_back(Reply::bulk(ctx.run_id));
-    return e;
-  }
-  if (argc < 2) {
-    r.add(e_arity);
-    return refused();
-  }
-  const std::string_view q = argv[1];
-  const bool q_ok = queue_name_ok(q);
-  if (!q_ok) r.add(e_queue);
+  auto arity = [&](bool ok) { return c.arity(ok); };
+  auto fence = [&] { c.fence(); };
   std::string_view pending, active, done, dead, seq, row_prefix;
-  Queue* queue = nullptr;
-  if (q_ok) {
-    queue = &queue_of(q);
-    const QueueNames& names = queue->names;
+  if (c.queue) {
+    const QueueNames& names = c.queue->names;
     pending = names.pending, active = names.active, done = names.done, dead = names.dead, seq = names.seq;
     row_prefix = names.row_prefix;
   }
   auto row_key = [&](std::string_view id) { return RowName(row_prefix, id); };
-  auto id_arg = [&](std::string_view id) {
-    if (!id_ok(id)) r.add(e_id);
-  };
+  auto id_arg = [&](std::string_view id) { c.id_arg(id); };
   Keyspace& d = data_;
-  auto value = [&](std::string_view key) { return set_value(queue, key); };
-
-  // ---- EMQ.ADD q id payload [MAXFAILURES n]
-  if (name == EmqVerb::add) {
-    if (!arity(argc >= 4)) return refused();
-    id_arg(argv[2]);
-    const std::int64_t max_failures = option(r, argv.subspan(4), "MAXFAILURES", 1, 1000000, 3);
-    fence();
-    if (r.any()) return refused();
-    const RowName row = row_key(argv[2]);
-    Refusals state;
-    expect_types(state, {value(pending)});
-    expect_counter(state, d, seq);
-    if (type_of(d, row) != KeyType::none) {  // the row key exists: 0, nothing written
-      e.note = "the row key exists";
-      r = std::move(state);
-      return refused({Reply::integer(0)});
-    }
-    if (state.any()) {
-      r = std::move(state);
-      return refused();
-    }
-    const std::string mf = std::to_string(max_failures);
-    const std::array<FieldRef, 5> fields{FieldRef{"state", "pending"}, FieldRef{"payload", argv[3]},
-                                         FieldRef{"attempts", "0"}, FieldRef{"failures", "0"},
-                                         FieldRef{"max_failures", mf}};
-    d.hset(row, fields);
-    const std::int64_t s = d.incr(seq);
-    d.zadd(pending, static_cast<double>(s), argv[2]);
-    e.writes = true;
-    e.replies.push_back(Reply::integer(1));
-    return e;
-  }
+  auto value = [&](std::string_view key) { return c.value(key); };
 
   // ---- EMQ.CLAIM q lease_ms [COUNT n]
   if (name == EmqVerb::claim) {
@@ -798,46 +524,6 @@ Expectation& Model::verb(EmqVerb name, Args argv, const Context& ctx, Expectatio
     return e;
   }
 
-  // ---- EMQ.STATS q (read-only)
-  if (name == EmqVerb::stats) {
-    if (!arity(argc == 2)) return refused();
-    if (r.any()) return refused();
-    expect_types(r, {value(pending), value(active), value(done), value(dead)});
-    if (r.any()) return refused();
-    auto card = [&](std::string_view key) {
-      const Keyspace::Zset* z = zset_in(value(key));
-      return Reply::integer(z ? static_cast<std::int64_t>(z->order.size()) : 0);
-    };
-    e.replies.push_back(Reply::array({Reply::bulk("pending"), card(pending), Reply::bulk("active"), card(active),
-                                      Reply::bulk("done"), card(done), Reply::bulk("dead"), card(dead)}));
-    return e;
-  }
-
-  // ---- EMQ.JOB q id (read-only): fields sorted by name, or nil
-  if (name == EmqVerb::job) {
-    if (!arity(argc == 3)) return refused();
-    id_arg(argv[2]);
-    if (r.any()) return refused();
-    const RowName row = row_key(argv[2]);
-    const KeyType t = type_of(d, row);
-    if (t == KeyType::none) {
-      e.replies.push_back(Reply::nil());
-      return e;
-    }
-    if (t != KeyType::hash) {
-      r.add(e_wrongtype);
-      return refused();
-    }
-    auto fields = *hash(d, row);
-    std::sort(fields.begin(), fields.end());
-    Reply reply = Reply::array();
-    for (const auto& [f, v] : fields) {
-      reply.items().push_back(Reply::bulk(f));
-      reply.items().push_back(Reply::bulk(v));
-    }
-    e.replies.push_back(std::move(reply));
-    return e;
-  }
   e.replies.push_back(unknown(argv));
   return e;
 }

@@ -76,6 +76,15 @@ struct Expectation {
   std::string describe() const;
 };
 
+// A queue's key names, and its four sets (pending, active, done, dead): a verb reads them
+// from here (VerbCall::value), looked up again only after a key came or went
+// (sim::Keyspace::shape), not two to five times a call.
+struct QueueCache {
+  explicit QueueCache(std::string_view q) : names(q) {}
+  QueueNames names;
+  sim::Keyspace::Lookups<4> sets;
+};
+
 class Model {
  public:
   Model();
@@ -126,18 +135,7 @@ class Model {
   // The verb's writes since `from` touched `denied`: undone, and the reply is NOPERM (§6).
   void refuse_denied_write(std::int64_t from, std::string_view denied, Expectation& e);
 
-  // A queue's key names, and its four sets (pending, active, done, dead): a verb reads them
-  // from here, looked up again only after a key came or went (sim::Keyspace::shape), not
-  // two to five times a call.
-  struct Queue {
-    explicit Queue(std::string_view q) : names(q) {}
-    QueueNames names;
-    sim::Keyspace::Lookups<4> sets;
-  };
-  Queue& queue_of(std::string_view q);
-  // The value of `key`: one of `queue`'s four set keys (the very views of queue->names)
-  // from its sets, any other from the dataset.
-  const sim::Keyspace::Value* set_value(Queue* queue, std::string_view key);
+  QueueCache& queue_of(std::string_view q);
 
   sim::Keyspace data_;
   sim::UndoLog undo_;
@@ -148,8 +146,8 @@ class Model {
   // on this model's dataset, so a script's effects are predicted, not read back.
   sim::Scripting scripting_;
   // Node-based: the names' views stay valid while the map grows.
-  std::map<std::string, Queue, std::less<>> names_;
-  std::pair<const std::string, Queue>* last_names_ = nullptr;  // queue_of's last answer
+  std::map<std::string, QueueCache, std::less<>> names_;
+  std::pair<const std::string, QueueCache>* last_names_ = nullptr;  // queue_of's last answer
   Expectation inner_;  // a script's current redis.call
 };
 
