@@ -27,12 +27,6 @@ std::string upper_of(std::string_view s) {
   return u;
 }
 
-Reply bulks(const std::vector<std::string>& ids) {
-  Reply r = Reply::array();
-  for (const auto& id : ids) r.items().push_back(Reply::bulk(id));
-  return r;
-}
-
 }  // namespace
 
 // ---- expectations
@@ -188,178 +182,13 @@ Expectation& Model::verb(EmqVerb name, Args argv, const Context& ctx, Expectatio
     case EmqVerb::extend: return verbs::extend(c);
     case EmqVerb::extends: return verbs::extends(c);
     case EmqVerb::complete: return verbs::complete(c);
+    case EmqVerb::fail: return verbs::fail(c);
+    case EmqVerb::sweep: return verbs::stalled_check(c);
     case EmqVerb::stats: return verbs::stats(c);
     case EmqVerb::job: return verbs::job(c);
-    default: break;
+    case EmqVerb::epoch:
+    case EmqVerb::none: break;
   }
-  const std::int64_t now = ctx.now_ms;
-  const auto argc = argv.size();
-  Refusals& r = c.refusals;
-  auto refused = [&](std::vector<Reply> also = {}) -> Expectation& {
-    e.replies = std::move(r.texts);
-    for (auto& a : also) e.replies.push_back(std::move(a));
-    e.range_suffixes = std::move(r.ranges);
-    return e;
-  };
-  auto arity = [&](bool ok) { return c.arity(ok); };
-  auto fence = [&] { c.fence(); };
-  std::string_view pending, active, done, dead, seq, row_prefix;
-  if (c.queue) {
-    const QueueNames& names = c.queue->names;
-    pending = names.pending, active = names.active, done = names.done, dead = names.dead, seq = names.seq;
-    row_prefix = names.row_prefix;
-  }
-  auto row_key = [&](std::string_view id) { return RowName(row_prefix, id); };
-  auto id_arg = [&](std::string_view id) { c.id_arg(id); };
-  Keyspace& d = data_;
-  auto value = [&](std::string_view key) { return c.value(key); };
-
-  // ---- EMQ.FAIL q id attempts reason
-  if (name == EmqVerb::fail) {
-    if (!arity(argc == 5)) return refused();
-    id_arg(argv[2]);
-    const auto token = ranged(r, argv[3], 1, i64_max);
-    fence();
-    if (r.any()) return refused();
-    expect_types(r, {value(active), value(pending), value(dead)});
-    if (r.any()) return refused();
-    const RowName row = row_key(argv[2]);
-    const Liveness l = liveness(d, value(active), row_prefix, argv[2], *token, now);
-    if (!l.live) {
-      e.note = l.why;
-      if (l.corrupt) r.add(e_corrupt);
-      return refused({Reply::integer(0)});
-    }
-    bool corrupt = false;
-    const Keyspace::Hash* h = hash(d, row);
-    const auto failures = counter(h, "failures", 0, corrupt);
-    const auto max_failures = counter(h, "max_failures", 3, corrupt);
-    if (corrupt) {
-      r.add(e_corrupt);
-      return refused();
-    }
-    const std::int64_t f = *failures + 1;
-    const std::string fs = std::to_string(f);
-    if (f < *max_failures) {  // requeued
-      expect_counter(r, d, seq);
-      if (r.any()) return refused();
-      e.note = "failure " + fs + " of " + std::to_string(*max_failures) + ": requeued";
-      d.zrem(active, argv[2]);
-      const std::int64_t s = d.incr(seq);
-      d.zadd(pending, static_cast<double>(s), argv[2]);
-      const std::array<FieldRef, 3> fields{FieldRef{"state", "pending"}, FieldRef{"failures", fs},
-                                           FieldRef{"error", argv[4]}};
-      d.hset(row, fields);
-      e.replies.push_back(Reply::integer(1));
-    } else {  // dead-lettered
-      e.note = "failure " + fs + " of " + std::to_string(*max_failures) + ": dead";
-      d.zrem(active, argv[2]);
-      d.zadd(dead, static_cast<double>(now), argv[2]);
-      const std::array<FieldRef, 4> fields{FieldRef{"state", "dead"}, FieldRef{"failures", fs},
-                                           FieldRef{"dead_reason", "failed"}, FieldRef{"error", argv[4]}};
-      d.hset(row, fields);
-      e.replies.push_back(Reply::integer(2));
-    }
-    e.writes = true;
-    return e;
-  }
-
-  // ---- EMQ.STALLED.CHECK q max_stalled [LIMIT n]   (§5)
-  if (name == EmqVerb::sweep) {
-    if (!arity(argc >= 3)) return refused();
-    const auto max_stalled = ranged(r, argv[2], 1, 1000000);
-    const std::int64_t limit = option(r, argv.subspan(3), "LIMIT", 1, 10000, 1000);
-    fence();
-    if (r.any()) return refused();
-    expect_types(r, {value(active), value(pending), value(dead)});
-    if (r.any()) return refused();
-    enum class V { ghost, lane, exempt, recovered, dead };
-    struct Judged {
-      std::string id;
-      V v;
-      std::string stalled;
-    };
-    std::vector<Judged> judged;
-    bool corrupt = false;
-    if (const Keyspace::Zset* z = zset_in(value(active))) {
-      for (const auto& [score, id] : z->order) {  // lowest deadline first
-        if (static_cast<std::int64_t>(judged.size()) == limit) break;
-        if (!(score < static_cast<double>(now))) {  // expired: deadline < now
-          e.note += id + " not expired (deadline st=" + sim::format_score(score) + " >= now); ";
-          break;
-        }
-        const Keyspace::Hash* h = hash(d, row_key(id));
-        Judged j{id, V::ghost, {}};
-        if (!h) {
-          j.v = V::ghost;  // 1. not a hash
-        } else if (field(h, "group")) {
-          j.v = V::lane;  // 2. a lane row: untouched
-        } else {
-          const std::string* stamp = field(h, "lease_epoch");
-          if (!stamp || *stamp != ctx.run_id) {
-            j.v = V::exempt;  // 3. crossed a restart, or no stamp: not counted
-          } else {
-            const auto s = counter(h, "stalled", 0, corrupt);  // 4. counted
-            if (!s) break;
-            j.stalled = std::to_string(*s + 1);
-            j.v = *s + 1 >= *max_stalled ? V::dead : V::recovered;
-          }
-        }
-        judged.push_back(std::move(j));
-      }
-    }
-    if (corrupt) {
-      r.add(e_corrupt);
-      return refused();
-    }
-    std::array<std::vector<std::string>, 4> lists;  // recovered, dead, ghosts, lanes
-    static constexpr std::array<std::string_view, 5> verdict_names{"ghost", "lane", "exempt", "counted", "counted-dead"};
-    for (const Judged& j : judged) {
-      const RowName row = row_key(j.id);
-      e.note += j.id + " " + std::string(verdict_names[static_cast<std::size_t>(j.v)]) +
-                (j.stalled.empty() ? "" : " (stalled " + j.stalled + ")") + "; ";
-      switch (j.v) {
-        case V::ghost:
-          d.zrem(active, j.id);
-          lists[2].push_back(j.id);
-          break;
-        case V::lane:
-          lists[3].push_back(j.id);
-          break;
-        case V::exempt: {
-          d.zrem(active, j.id);
-          d.zadd(pending, 0, j.id);
-          const std::array<FieldRef, 1> fields{FieldRef{"state", "pending"}};
-          d.hset(row, fields);
-          lists[0].push_back(j.id);
-          break;
-        }
-        case V::recovered: {
-          d.zrem(active, j.id);
-          d.zadd(pending, 0, j.id);
-          const std::array<FieldRef, 2> fields{FieldRef{"state", "pending"}, FieldRef{"stalled", j.stalled}};
-          d.hset(row, fields);
-          lists[0].push_back(j.id);
-          break;
-        }
-        case V::dead: {
-          d.zrem(active, j.id);
-          d.zadd(dead, static_cast<double>(now), j.id);
-          const std::array<FieldRef, 3> fields{FieldRef{"state", "dead"}, FieldRef{"stalled", j.stalled},
-                                               FieldRef{"dead_reason", "stalled"}};
-          d.hset(row, fields);
-          lists[1].push_back(j.id);
-          break;
-        }
-      }
-      if (j.v != V::lane) e.writes = true;
-    }
-    e.replies.push_back(Reply::array({Reply::bulk("recovered"), bulks(lists[0]), Reply::bulk("dead"),
-                                      bulks(lists[1]), Reply::bulk("ghosts"), bulks(lists[2]),
-                                      Reply::bulk("lanes"), bulks(lists[3])}));
-    return e;
-  }
-
   e.replies.push_back(unknown(argv));
   return e;
 }
