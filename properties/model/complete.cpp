@@ -9,20 +9,14 @@ namespace trafikey::properties::model::verbs {
 Expectation& complete(VerbCall& c) {
   Refusals& r = c.refusals;
   if (!c.arity(c.argc() == 4 || c.argc() == 5)) return c.refused();
-  c.id_arg(c.argv[2]);
-  const auto token = ranged(r, c.argv[3], 1, i64_max);
+  const auto token = c.lease_args();
   c.fence();
   if (r.any()) return c.refused();
   const QueueNames& n = c.names();
   expect_types(r, {c.value(n.active), c.value(n.done)});
   if (r.any()) return c.refused();
   const RowName row = c.row(c.argv[2]);
-  const Liveness l = liveness(c.data, c.value(n.active), n.row_prefix, c.argv[2], *token, c.now());
-  if (!l.live) {
-    c.e.note = l.why;
-    if (l.corrupt) r.add(e_corrupt);
-    return c.refused(Reply::integer(0));
-  }
+  if (!c.lease_live(c.argv[2], *token)) return c.refused(Reply::integer(0));
   c.data.zrem(n.active, c.argv[2]);
   c.data.zadd(n.done, static_cast<double>(c.now()), c.argv[2]);
   std::vector<FieldRef> fields{FieldRef{"state", "done"}};

@@ -9,8 +9,7 @@ namespace trafikey::properties::model::verbs {
 Expectation& extend(VerbCall& c) {
   Refusals& r = c.refusals;
   if (!c.arity(c.argc() == 5)) return c.refused();
-  c.id_arg(c.argv[2]);
-  const auto token = ranged(r, c.argv[3], 1, i64_max);
+  const auto token = c.lease_args();
   const auto lease_ms = ranged(r, c.argv[4], 1, score_limit);
   c.fence();
   if (r.any()) return c.refused();
@@ -18,11 +17,9 @@ Expectation& extend(VerbCall& c) {
   expect_types(r, {c.value(n.active)});
   if (r.any()) return c.refused();
   const RowName row = c.row(c.argv[2]);
-  const Liveness l = liveness(c.data, c.value(n.active), n.row_prefix, c.argv[2], *token, c.now());
+  const bool live = c.lease_live(c.argv[2], *token);
   const auto deadline = deadline_of(c.now(), *lease_ms);
-  if (!l.live) {
-    c.e.note = l.why;
-    if (l.corrupt) r.add(e_corrupt);
+  if (!live) {
     if (!deadline) r.add(e_lease);
     return c.refused(Reply::integer(0));
   }

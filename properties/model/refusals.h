@@ -28,15 +28,15 @@ inline constexpr std::int64_t i64_max = std::numeric_limits<std::int64_t>::max()
 inline constexpr std::int64_t score_limit = (std::int64_t{1} << 53) - 1;  // §3, §7: 2^53 - 1
 
 // ---- §6 error texts, spelt from the page
-inline constexpr std::string_view e_arity = "ERR EMQ wrong number of arguments";
-inline constexpr std::string_view e_syntax = "ERR EMQ syntax error";
-inline constexpr std::string_view e_queue = "ERR EMQ bad queue name";
-inline constexpr std::string_view e_id = "ERR EMQ bad job id";
-inline constexpr std::string_view e_lease = "ERR EMQ lease out of range";
-inline constexpr std::string_view e_corrupt = "ERR EMQ corrupt job row";
-inline constexpr std::string_view e_fence = "READONLY EMQ not a writable primary";
-inline constexpr std::string_view e_not_integer = "ERR value is not an integer or out of range";
-inline constexpr std::string_view e_wrongtype = "WRONGTYPE Operation against a key holding the wrong kind of value";
+constexpr std::string_view e_arity = "ERR EMQ wrong number of arguments";
+constexpr std::string_view e_syntax = "ERR EMQ syntax error";
+constexpr std::string_view e_queue = "ERR EMQ bad queue name";
+constexpr std::string_view e_id = "ERR EMQ bad job id";
+constexpr std::string_view e_lease = "ERR EMQ lease out of range";
+constexpr std::string_view e_corrupt = "ERR EMQ corrupt job row";
+constexpr std::string_view e_fence = "READONLY EMQ not a writable primary";
+constexpr std::string_view e_not_integer = "ERR value is not an integer or out of range";
+constexpr std::string_view e_wrongtype = "WRONGTYPE Operation against a key holding the wrong kind of value";
 
 // A decimal integer as the server writes one: optional '-', digits, no leading zero, no
 // "-0", within int64.

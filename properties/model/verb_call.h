@@ -8,6 +8,7 @@
 #include <cassert>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "core/args.h"
@@ -63,6 +64,22 @@ struct VerbCall {
   }
   void id_arg(std::string_view id) {
     if (!id_ok(id)) refusals.add(e_id);
+  }
+  // The lease a call names as `id attempts` in argv[2] and argv[3]: the id checked, the
+  // token returned (nullopt: refused).
+  std::optional<std::int64_t> lease_args() {
+    id_arg(argv[2]);
+    return ranged(refusals, argv[3], 1, i64_max);
+  }
+  // §3: whether the lease of `id` under `token` is live on the dataset as it is. When not,
+  // the note says why, and a corrupt attempts field is a refusal (as right as the verb's 0).
+  bool lease_live(std::string_view id, std::int64_t token) {
+    const Liveness l = liveness(data, value(names().active), names().row_prefix, id, token, now());
+    if (!l.live) {
+      e.note = l.why;
+      if (l.corrupt) refusals.add(e_corrupt);
+    }
+    return l.live;
   }
   // §6: a writing verb refuses on a replica or a loading server.
   void fence() {
