@@ -145,11 +145,15 @@ int crashed(const properties::Supervised& ended, properties::Flight& flight, pro
   } else {
     std::cout << "  not shrunk: each candidate that still hangs costs the whole --run-timeout\n";
   }
+  using properties::FailureFile;
+  const auto name = [](FailureFile file) {
+    return properties::failure_file_name(properties::campaign_failure_name, file);
+  };
   CrashFiles files;
   const auto dir = std::filesystem::path(args.out);
-  files.history = (dir / "failure.history.jsonl").string();
-  files.plan = (dir / "failure.plan.json").string();
-  files.text = (dir / "failure.crash.txt").string();
+  files.history = (dir / name(FailureFile::history)).string();
+  files.plan = (dir / name(FailureFile::plan)).string();
+  files.text = (dir / name(FailureFile::crash)).string();
   files.replay = "trafikey-sim replay " + files.history;
   // The calls before the one in flight, from a child (this process must not make that call).
   const auto wrote = properties::supervise(
@@ -167,14 +171,14 @@ int crashed(const properties::Supervised& ended, properties::Flight& flight, pro
   properties::write_text_file(files.plan, sim::plan_json(failure.shrunk) + "\n");
   const bool hang = failure.invariant == "sim.hang";
   // Names beside this file, not paths: the same text wherever the directory goes (merge copies it).
-  const std::string replay_here = "trafikey-sim replay failure.history.jsonl";
+  const std::string replay_here = "trafikey-sim replay " + name(FailureFile::history);
   std::string text = "trafikey-sim campaign --runs " + std::to_string(options.runs) + " --seed " +
                      std::to_string(options.seed) + ": run " + std::to_string(run) +
                      (hang ? " never returned from a call\n" : " ended its process\n") +
                      failure.violations.front().describe_line() + "\n" +
-                     "history: failure.history.jsonl, beside this file (the " + (hang ? "" : "shrunk ") +
+                     "history: " + name(FailureFile::history) + ", beside this file (the " + (hang ? "" : "shrunk ") +
                      "run's calls before the one in flight; its first line is the plan)\n" +
-                     "plan:    failure.plan.json\n" +
+                     "plan:    " + name(FailureFile::plan) + "\n" +
                      "reproduce, in this directory (reruns the plan, which ends " +
                      (hang ? "in the same hang" : "the same way") + " at call " +
                      std::to_string(failure.shrunk_calls) + "):\n  " + replay_here + "\n" +
@@ -415,7 +419,8 @@ void add_campaign(CLI::App& app) {
     }
     properties::FailureOptions write_options;
     write_options.progress = minimize_progress();
-    const auto files = properties::write_failure(f.shrunk, args->out, "failure", f.violations, write_options);
+    const auto files = properties::write_failure(f.shrunk, args->out, std::string(properties::campaign_failure_name),
+                                                 f.violations, write_options);
     minimize_progress_done();
     if (files.minimize_error.empty()) {
       const auto& m = files.minimized;

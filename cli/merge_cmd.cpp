@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "core/text.h"
 #include "properties/campaign_summary.h"
+#include "properties/failure_file_names.h"
 
 namespace trafikey::cli {
 
@@ -65,8 +66,9 @@ int merge(const MergeArgs& args) {
   std::string replay, history;
   if (s.failure) {
     // Copy the failing shard's replay files (failure.*) beside the merged summary.
-    for (const char* name : {"failure.history.jsonl", "failure.scn", "failure.original.history.jsonl",
-                             "failure.original.scn", "failure.plan.json", "failure.crash.txt"}) {
+    using properties::FailureFile;
+    for (const FailureFile file : properties::all_failure_files) {
+      const std::string name = properties::failure_file_name(properties::campaign_failure_name, file);
       const auto from = std::filesystem::path(merged.failure_dir) / name;
       if (!std::filesystem::exists(from)) continue;
       const auto to = std::filesystem::path(args.out) / name;
@@ -75,8 +77,8 @@ int merge(const MergeArgs& args) {
         std::cerr << "trafikey-sim merge: cannot copy " << from.string() << ": " << ec.message() << "\n";
         return 2;
       }
-      if (replay.empty() || std::string(name) == "failure.scn") replay = "trafikey-sim replay " + to.string();
-      if (std::string(name) == "failure.history.jsonl") history = read_file(to.string()).value_or("");
+      if (replay.empty() || file == FailureFile::scenario) replay = "trafikey-sim replay " + to.string();
+      if (file == FailureFile::history) history = read_file(to.string()).value_or("");
     }
     const auto& f = *s.failure;
     std::cout << "FAILED run " << f.run << " (from " << merged.failure_dir << "): " << f.facts << "\n";

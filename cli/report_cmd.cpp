@@ -8,6 +8,7 @@
 #include "cli/campaign_dashboard.h"
 #include "core/text.h"
 #include "properties/campaign_summary.h"
+#include "properties/failure_file_names.h"
 #include "reports/load.h"
 #include "reports/report.h"
 #include "cli/commands.h"
@@ -38,11 +39,12 @@ int summary_report(const std::string& file, const ReportArgs& args) {
   std::string replay, history;
   if (summary->failure) {
     const auto dir = std::filesystem::path(file).parent_path();
-    for (const char* name : {"failure.history.jsonl", "failure.scn"}) {
-      const auto path = dir / name;
+    using properties::FailureFile;
+    for (const FailureFile file : {FailureFile::history, FailureFile::scenario}) {
+      const auto path = dir / properties::failure_file_name(properties::campaign_failure_name, file);
       if (!std::filesystem::exists(path)) continue;
       replay = "trafikey-sim replay " + path.string();
-      if (std::string(name) == "failure.history.jsonl") history = read_file(path.string()).value_or("");
+      if (file == FailureFile::history) history = read_file(path.string()).value_or("");
     }
   }
   if (auto bad = write_summary_report(*summary, replay, history, args.out, args.md); !bad.empty()) {

@@ -1,6 +1,7 @@
 // trafikey-sim scenario FILE...: run scenario files (shared spec SCENARIO.md) on the
 // simulated server, or on a real server (--server / --server-bin), or on both and compare
 // (--differential, INVARIANTS sim.differential).
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -244,6 +245,55 @@ int run_on_real_server(const ScenarioArgs& args) {
   return counts.failed > 0 ? 1 : 0;
 }
 
+// "a, b or c"
+std::string listed(const std::vector<std::string>& words) {
+  std::string out;
+  for (std::size_t i = 0; i < words.size(); ++i) {
+    out += (i == 0 ? "" : i + 1 == words.size() ? " or " : ", ") + words[i];
+  }
+  return out;
+}
+
+// The words of `more` that `base` does not have.
+std::vector<std::string> besides(const std::vector<std::string>& more, const std::vector<std::string>& base) {
+  std::vector<std::string> out;
+  for (const std::string& w : more) {
+    if (std::find(base.begin(), base.end(), w) == base.end()) out.push_back(w);
+  }
+  return out;
+}
+
+// What each real target skips, in the help texts: asked of the skip rules themselves
+// (scenario::skipped_steps), so the help names what the runner does.
+struct SkipHelp {
+  std::string server, server_bin, cluster;
+};
+SkipHelp skip_help() {
+  using scenario::Persistence;
+  scenario::RealTarget running, started, cluster;
+  running.host = "localhost";
+  running.port = 1;
+  started.server_bin = "server";
+  cluster.server_bin = "server";
+  cluster.cluster_primaries = 3;
+  const auto on_started = scenario::skipped_steps(started, Persistence::always);
+  auto lossy = scenario::skipped_steps(started, Persistence::everysec);
+  for (const std::string& w : scenario::skipped_steps(started, Persistence::snapshot)) {
+    if (std::find(lossy.begin(), lossy.end(), w) == lossy.end()) lossy.push_back(w);
+  }
+  return {"HOST:PORT of a running server with trafikey loaded; files with " +
+              listed(scenario::skipped_steps(running, Persistence::always)) +
+              " steps are skipped and listed. The scenario's keys are deleted first",
+          "A valkey-server/redis-server binary the runner starts per file (module loaded, AOF on) and "
+          "restarts for 'restart'; times become real waits. Files with " + listed(on_started) +
+              " steps are skipped, and under everysec or snapshot persistence with " +
+              listed(besides(lossy, on_started)),
+          "With --server-bin: run each file on a loopback cluster of N primaries (module on every node), each "
+          "call sent to the node that owns its queue's slot; files with " +
+              listed(besides(scenario::skipped_steps(cluster, Persistence::always), on_started)) +
+              " are skipped too"};
+}
+
 }  // namespace
 
 void add_scenario(CLI::App& app) {
@@ -254,21 +304,12 @@ void add_scenario(CLI::App& app) {
       "real server with the module. Exit 0 when every expectation held, 1 when one did not, 2 "
       "when a file does not parse; the last line is 'N passed, N failed, N skipped'");
   cmd->add_option("FILE", args->files, "Scenario files")->required();
-  auto* server = cmd->add_option(
-      "--server", args->server,
-      "HOST:PORT of a running server with trafikey loaded; files with sim-only steps or "
-      "restart are skipped and listed. The scenario's keys are deleted first");
-  auto* bin = cmd->add_option(
-      "--server-bin", args->server_bin,
-      "A valkey-server/redis-server binary the runner starts per file (module loaded, AOF on) "
-      "and restarts for 'restart'; times become real waits");
+  const SkipHelp skips = skip_help();
+  auto* server = cmd->add_option("--server", args->server, skips.server);
+  auto* bin = cmd->add_option("--server-bin", args->server_bin, skips.server_bin);
   server->excludes(bin);
   bin->excludes(server);
-  cmd->add_option("--cluster", args->cluster,
-                  "With --server-bin: run each file on a loopback cluster of N primaries (module on every "
-                  "node), each call sent to the node that owns its queue's slot; files with restart, failover, "
-                  "clock or drift are skipped")
-      ->check(CLI::Range(1, 16));
+  cmd->add_option("--cluster", args->cluster, skips.cluster)->check(CLI::Range(1, 16));
   cmd->add_option("--module", args->module_path, "trafikey.so for --server-bin (default: the one built with this binary)")
       ->default_str(TRAFIKEY_MODULE_PATH);
   cmd->add_flag("--differential", args->differential,

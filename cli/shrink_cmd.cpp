@@ -58,7 +58,8 @@ int shrink(const ShrinkArgs& args) {
   properties::MinimizeOptions options;
   options.invariant = args.invariant;
   options.replay_budget = args.budget;
-  options.file_name = stem + ".min.scn";
+  const std::string name = stem + ".min";  // STEM.min.scn and STEM.min.history.jsonl
+  options.file_name = properties::failure_file_name(name, properties::FailureFile::scenario);
   options.progress = minimize_progress();
   const auto started = std::chrono::steady_clock::now();
   properties::Minimized minimal;
@@ -93,7 +94,8 @@ int shrink(const ShrinkArgs& args) {
     return 2;
   }
   const auto scn_path = (std::filesystem::path(args.out) / options.file_name).string();
-  const auto history_path = (std::filesystem::path(args.out) / (stem + ".min.history.jsonl")).string();
+  const auto history_path =
+      (std::filesystem::path(args.out) / properties::failure_file_name(name, properties::FailureFile::history)).string();
   for (const auto& [path, body] : {std::pair{scn_path, &minimal.text}, std::pair{history_path, &minimal.history}}) {
     if (!properties::write_text_file(path, *body)) {
       std::cerr << "trafikey-sim shrink: cannot write " << path << "\n";

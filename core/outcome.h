@@ -3,10 +3,10 @@
 // error Reply as its answer, having written nothing.
 #pragma once
 
-#include <cassert>
 #include <utility>
 #include <variant>
 
+#include "core/assert.h"
 #include "core/reply.h"
 
 namespace trafikey {
@@ -16,28 +16,28 @@ class [[nodiscard]] Outcome {
  public:
   Outcome(T value) : v_(std::in_place_index<0>, std::move(value)) {}  // NOLINT: implicit by design
   Outcome(Reply error) : v_(std::in_place_index<1>, std::move(error)) {  // NOLINT
-    assert(std::get<1>(v_).is_error());
+    TRAFIKEY_ASSERT(std::get<1>(v_).is_error(), "an Outcome's error is an error Reply");
   }
 
   bool ok() const { return v_.index() == 0; }
   const T& value() const& {
-    assert(ok());
+    TRAFIKEY_ASSERT(ok(), "value() of an Outcome that holds an error");
     return std::get<0>(v_);
   }
   T& value() & {
-    assert(ok());
+    TRAFIKEY_ASSERT(ok(), "value() of an Outcome that holds an error");
     return std::get<0>(v_);
   }
   T&& value() && {
-    assert(ok());
+    TRAFIKEY_ASSERT(ok(), "value() of an Outcome that holds an error");
     return std::get<0>(std::move(v_));
   }
   const Reply& error() const& {
-    assert(!ok());
+    TRAFIKEY_ASSERT(!ok(), "error() of an Outcome that holds a value");
     return std::get<1>(v_);
   }
   Reply&& error() && {
-    assert(!ok());
+    TRAFIKEY_ASSERT(!ok(), "error() of an Outcome that holds a value");
     return std::get<1>(std::move(v_));
   }
 

@@ -12,12 +12,6 @@ const std::vector<Reply>& Reply::empty_items() {
   return empty;
 }
 
-std::vector<Reply>& Reply::detached_items() {
-  thread_local std::vector<Reply> scratch;
-  scratch.clear();
-  return scratch;
-}
-
 void Reply::destroy_items() { items_.~vector(); }
 
 namespace {

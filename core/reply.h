@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/assert.h"
+
 namespace trafikey {
 
 // One kind's payload at a time: an integer, the bytes of a simple/bulk/error reply, or the
@@ -85,11 +87,21 @@ class Reply {
   std::int64_t as_integer() const { return kind_ == Kind::integer ? integer_ : 0; }
   // The bytes of a simple, bulk or error reply; empty for any other kind.
   const std::string& text() const { return has_text(kind_) ? text_ : empty_text(); }
-  // The items of an array; empty for any other kind.
-  const std::vector<Reply>& items() const { return kind_ == Kind::array ? items_ : empty_items(); }
-  // A builder's own Reply::array() items. Any other kind reads as empty here too: it
-  // answers a fresh empty vector that belongs to no reply (what is added to it is lost).
-  std::vector<Reply>& items() { return kind_ == Kind::array ? items_ : detached_items(); }
+  // The items of an array. Only of an array (asserted): a reply whose shape is not known
+  // (a core under test's, a server's) is asked kind() first.
+  const std::vector<Reply>& items() const {
+    TRAFIKEY_ASSERT(kind_ == Kind::array, "items() of a reply that is not an array");
+    return items_;
+  }
+  // A builder's own Reply::array() items.
+  std::vector<Reply>& items() {
+    TRAFIKEY_ASSERT(kind_ == Kind::array, "items() of a reply that is not an array");
+    return items_;
+  }
+  // The items of an array, none for any other kind: for reading a list whose shape is not
+  // known (a reply of a core under test, or of a real server), where a list that is not
+  // an array lists nothing.
+  const std::vector<Reply>& items_if_array() const { return kind_ == Kind::array ? items_ : empty_items(); }
 
   bool operator==(const Reply& o) const {
     if (kind_ != o.kind_) return false;
@@ -106,7 +118,6 @@ class Reply {
   static bool has_text(Kind k) { return k == Kind::simple || k == Kind::bulk || k == Kind::error; }
   static const std::string& empty_text();
   static const std::vector<Reply>& empty_items();
-  static std::vector<Reply>& detached_items();
 
   void construct_empty() {
     if (has_text(kind_)) {

@@ -6,6 +6,7 @@
 #include <mutex>
 #include <thread>
 
+#include "core/assert.h"
 #include "properties/checked_run.h"
 #include "properties/generators.h"
 #include "sim/prng.h"
@@ -86,8 +87,10 @@ sim::RunPlan campaign_plan(const PlanSpace& space, std::uint64_t seed, int index
 
 CampaignResult run_campaign(const CampaignOptions& options,
                             const std::function<void(int, int)>& progress) {
+  TRAFIKEY_ASSERT(options.shard_count >= 1 && options.shard_index >= 0 && options.shard_index < options.shard_count,
+                  "shard I of N: N >= 1 and 0 <= I < N");
   const auto gen = gen_plan(options.space);
-  const int count = std::max(1, options.shard_count);
+  const int count = options.shard_count;
   // Local slot j is run index_of(j) of the whole campaign.
   const int local_runs = options.runs <= options.shard_index
                              ? 0

@@ -238,7 +238,7 @@ void Checker::after_call(const World& world, const CallRecord& call) {
       judge(id_of("queue.fence"));
       const auto& ghosts = model_.ledger().ghosts();
       for (const Reply& claimed : r.items()) {
-        if (claimed.kind() != Reply::Kind::array || claimed.items().size() != 3) continue;
+        if (claimed.items_if_array().size() != 3) continue;
         const std::string_view id = claimed.items()[0].text();
         // An id whose row an operator deleted (a ghost to the ledger) and wrote again by
         // hand: its attempts, and so its tokens, are the operator's, with no history to

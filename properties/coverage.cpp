@@ -18,10 +18,8 @@ const std::vector<CoverageTarget>& coverage_targets() {
     for (std::string_view e : allowed_transition_names) {
       t.push_back({"edge", std::string(e)});
     }
-    for (std::uint8_t k = 0; k <= static_cast<std::uint8_t>(sim::FaultKind::reload); ++k) {
-      t.push_back({"fault", std::string(sim::fault_name(static_cast<sim::FaultKind>(k)))});
-    }
-    for (const auto& s : sim::situation_names()) t.push_back({"situation", s});
+    for (std::string_view k : sim::fault_kind_names()) t.push_back({"fault", std::string(k)});
+    for (std::string_view s : sim::situation_names()) t.push_back({"situation", std::string(s)});
     return t;
   }();
   return targets;

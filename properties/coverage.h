@@ -8,8 +8,9 @@
 //   edge       every edge of the state graph: pending->active, active->pending,
 //              active->done, active->dead
 //   fault      every fault kind (sim::FaultKind), as applied
-//   situation  every situation the driver counts (sim::situation_names(): a sweep cut by
-//              LIMIT, calls at a deadline, a run_id one character off an earlier one, ...)
+//   situation  every situation the driver counts (sim::Situation, sim/situations.h:
+//              a sweep cut by LIMIT, calls at a deadline, a run_id one character off an
+//              earlier one, ...)
 #pragma once
 
 #include <cstdint>

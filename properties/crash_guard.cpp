@@ -15,6 +15,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "core/assert.h"
+
 namespace trafikey::properties {
 
 std::int64_t steady_ms() {
@@ -24,6 +26,7 @@ std::int64_t steady_ms() {
 }
 
 void Flight::start(int lane, int run) {
+  TRAFIKEY_ASSERT(lane >= 0 && lane < lanes_max, "a lane the recorder has (campaign --parallel <= lanes_max)");
   FlightLane& l = lanes[lane];
   l.call.store(0, std::memory_order_relaxed);
   l.true_ms.store(0, std::memory_order_relaxed);
@@ -32,7 +35,10 @@ void Flight::start(int lane, int run) {
   l.run.store(run, std::memory_order_release);
 }
 
-void Flight::finish(int lane) { lanes[lane].run.store(-1, std::memory_order_release); }
+void Flight::finish(int lane) {
+  TRAFIKEY_ASSERT(lane >= 0 && lane < lanes_max, "a lane the recorder has (campaign --parallel <= lanes_max)");
+  lanes[lane].run.store(-1, std::memory_order_release);
+}
 
 Flight& shared_flight() {
   static Flight* flight = [] {

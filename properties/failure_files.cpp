@@ -30,19 +30,21 @@ FailureFiles write_failure(const sim::RunPlan& plan, const std::string& dir, con
     out.error = "cannot create " + dir + ": " + ec.message();
     return out;
   }
-  const std::string base = (std::filesystem::path(dir) / name).string();
+  const auto path_of = [&](FailureFile file) {
+    return (std::filesystem::path(dir) / failure_file_name(name, file)).string();
+  };
   auto write = [&](const std::string& path, const std::string& text) {
     if (!write_text_file(path, text) && out.error.empty()) out.error = "cannot write " + path;
   };
   const CheckedRun rerun = run_checked(plan, true);
-  out.plan_path = base + ".plan.json";
+  out.plan_path = path_of(FailureFile::plan);
   write(out.plan_path, sim::plan_json(plan) + "\n");
-  out.original_history_path = base + ".original.history.jsonl";
+  out.original_history_path = path_of(FailureFile::original_history);
   write(out.original_history_path, rerun.summary.history);
   const std::string original_scn = export_scenario(rerun.summary.history, violations);
-  if (!original_scn.empty()) write(base + ".original.scn", original_scn);
+  if (!original_scn.empty()) write(path_of(FailureFile::original_scenario), original_scn);
   if (!options.reproduce.empty()) {
-    out.reproduce_path = base + ".reproduce.txt";
+    out.reproduce_path = path_of(FailureFile::reproduce);
     write(out.reproduce_path, options.reproduce + "\n");
   }
 
@@ -54,7 +56,7 @@ FailureFiles write_failure(const sim::RunPlan& plan, const std::string& dir, con
   } else {
     MinimizeOptions m;
     m.invariant = violations.front().invariant;
-    m.file_name = name + ".scn";
+    m.file_name = failure_file_name(name, FailureFile::scenario);
     m.progress = options.progress;
     const auto started = std::chrono::steady_clock::now();
     out.minimized = minimize_history(rerun.summary.history, m);
@@ -68,10 +70,10 @@ FailureFiles write_failure(const sim::RunPlan& plan, const std::string& dir, con
       scn = out.minimized.text;
     }
   }
-  out.history_path = base + ".history.jsonl";
+  out.history_path = path_of(FailureFile::history);
   write(out.history_path, history);
   if (!scn.empty()) {
-    out.scenario_path = base + ".scn";
+    out.scenario_path = path_of(FailureFile::scenario);
     write(out.scenario_path, scn);
   }
   return out;

@@ -1,5 +1,5 @@
 // Failure artefacts: what a failing property or campaign leaves for the engineer, under
-// DIR with the failure's NAME:
+// DIR with the failure's NAME (the names: failure_file_names.h):
 //   NAME.scn                     the minimal scenario (history_minimizer.h): what a
 //                                reviewer reads; `trafikey-sim replay NAME.scn` fails at
 //                                its final `check invariants` with the same invariant
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "properties/checker.h"
+#include "properties/failure_file_names.h"
 #include "properties/history_minimizer.h"
 #include "sim/plan.h"
 

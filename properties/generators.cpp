@@ -1,53 +1,59 @@
 #include "properties/generators.h"
 
 #include <algorithm>
+#include <tuple>
+#include <variant>
 
 namespace trafikey::properties {
 
 using sim::Fault;
 using sim::FaultKind;
 
+namespace {
+// A fault of `kind` at a drawn time, what it carries made by `make` from the values `values`
+// draw, in order. The draws form the tuple (a constant, at_ms, the kind, the values...) that
+// rc::gen::build gives a struct, in that order: a campaign's seed and index name a plan and
+// its shrinks, so the shape stays fixed.
+template <class Make, class... Values>
+rc::Gen<Fault> fault_gen(rc::Gen<std::int64_t> at_ms, FaultKind kind, Make make, rc::Gen<Values>... values) {
+  return rc::gen::map(rc::gen::tuple(rc::gen::just(0), std::move(at_ms), rc::gen::just(kind), std::move(values)...),
+                      [make](std::tuple<int, std::int64_t, FaultKind, Values...>&& drawn) {
+                        return std::apply([&](int, std::int64_t at, FaultKind, Values... v) { return Fault{at, make(v...)}; },
+                                          std::move(drawn));
+                      });
+}
+}  // namespace
+
 rc::Gen<Fault> gen_fault(FaultKind kind, int workers, int jobs, std::int64_t safety_ms) {
+  namespace fault = sim::fault;
   const auto at_ms = rc::gen::inRange<std::int64_t>(0, std::max<std::int64_t>(1, safety_ms));
   const auto worker = rc::gen::inRange(0, workers);
   switch (kind) {
     case FaultKind::clock_step:
-      return rc::gen::build<Fault>(
-          rc::gen::set(&Fault::at_ms, at_ms), rc::gen::set(&Fault::kind, rc::gen::just(kind)),
-          rc::gen::set(&Fault::amount,
+      return fault_gen(at_ms, kind, [](std::int64_t delta_ms) { return fault::ClockStep{delta_ms}; },
                        rc::gen::oneOf(rc::gen::inRange<std::int64_t>(100, 4000),
-                                      rc::gen::inRange<std::int64_t>(-4000, -100))));
+                                      rc::gen::inRange<std::int64_t>(-4000, -100)));
     case FaultKind::clock_rate:
-      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at_ms),
-                                   rc::gen::set(&Fault::kind, rc::gen::just(kind)),
-                                   rc::gen::set(&Fault::amount, rc::gen::inRange<std::int64_t>(500, 1600)));
+      return fault_gen(at_ms, kind, [](std::int64_t rate) { return fault::ClockRate{rate}; },
+                       rc::gen::inRange<std::int64_t>(500, 1600));
     case FaultKind::worker_clock:
-      return rc::gen::build<Fault>(
-          rc::gen::set(&Fault::at_ms, at_ms), rc::gen::set(&Fault::kind, rc::gen::just(kind)),
-          rc::gen::set(&Fault::amount, rc::gen::inRange<std::int64_t>(-3000, 3000)),
-          rc::gen::set(&Fault::target, worker));
+      return fault_gen(at_ms, kind, [](std::int64_t delta_ms, int w) { return fault::WorkerClockStep{w, delta_ms}; },
+                       rc::gen::inRange<std::int64_t>(-3000, 3000), worker);
     case FaultKind::worker_pause:
-      return rc::gen::build<Fault>(
-          rc::gen::set(&Fault::at_ms, at_ms), rc::gen::set(&Fault::kind, rc::gen::just(kind)),
-          rc::gen::set(&Fault::amount, rc::gen::inRange<std::int64_t>(100, 5000)),
-          rc::gen::set(&Fault::target, worker));
+      return fault_gen(at_ms, kind, [](std::int64_t pause_ms, int w) { return fault::WorkerPause{w, pause_ms}; },
+                       rc::gen::inRange<std::int64_t>(100, 5000), worker);
     case FaultKind::worker_death:
-      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at_ms),
-                                   rc::gen::set(&Fault::kind, rc::gen::just(kind)),
-                                   rc::gen::set(&Fault::target, worker));
+      return fault_gen(at_ms, kind, [](int w) { return fault::WorkerDeath{w}; }, worker);
     case FaultKind::row_delete:
+      return fault_gen(at_ms, kind, [](int job) { return fault::RowDelete{job}; }, rc::gen::inRange(1, jobs + 1));
     case FaultKind::lane_mark:
-      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at_ms),
-                                   rc::gen::set(&Fault::kind, rc::gen::just(kind)),
-                                   rc::gen::set(&Fault::target, rc::gen::inRange(1, jobs + 1)));
+      return fault_gen(at_ms, kind, [](int job) { return fault::LaneMark{job}; }, rc::gen::inRange(1, jobs + 1));
     case FaultKind::lost_reply:  // workers, then the sweeper (index == workers)
-      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at_ms),
-                                   rc::gen::set(&Fault::kind, rc::gen::just(kind)),
-                                   rc::gen::set(&Fault::target, rc::gen::inRange(0, workers + 1)));
-    default:
-      return rc::gen::build<Fault>(rc::gen::set(&Fault::at_ms, at_ms),
-                                   rc::gen::set(&Fault::kind, rc::gen::just(kind)),
-                                   rc::gen::set(&Fault::target, rc::gen::just(-1)));
+      return fault_gen(at_ms, kind, [](int actor) { return fault::LostReply{actor}; }, rc::gen::inRange(0, workers + 1));
+    case FaultKind::upgrade:  // no worker: the mixed fleet's upgrades are drawn apart (draw_mixed_fleet)
+      return fault_gen(at_ms, kind, [](int w) { return fault::Upgrade{w}; }, rc::gen::just(-1));
+    default:  // carries nothing
+      return fault_gen(at_ms, kind, [kind](int) { return sim::fault_payload(kind); }, rc::gen::just(-1));
   }
 }
 
@@ -64,11 +70,12 @@ void put_on_grid(sim::RunPlan& plan, std::int64_t quantum_ms) {
     w.offset_ms = snap0(w.offset_ms);
     w.rate_per_mille = 1000;  // a drifting clock leaves the grid
   }
+  const auto snap_signed = [&](std::int64_t& ms) { ms = ms < 0 ? -snap(-ms) : snap(ms); };
   for (auto& f : plan.faults) {
     f.at_ms = snap0(f.at_ms);
-    if (f.kind == FaultKind::clock_step || f.kind == FaultKind::worker_clock || f.kind == FaultKind::worker_pause) {
-      f.amount = f.amount < 0 ? -snap(-f.amount) : snap(f.amount);
-    }
+    if (auto* step = std::get_if<sim::fault::ClockStep>(&f.what)) snap_signed(step->delta_ms);
+    if (auto* step = std::get_if<sim::fault::WorkerClockStep>(&f.what)) snap_signed(step->delta_ms);
+    if (auto* pause = std::get_if<sim::fault::WorkerPause>(&f.what)) snap_signed(pause->pause_ms);
   }
 }
 
@@ -86,13 +93,13 @@ void draw_mixed_fleet(sim::RunPlan& plan) {
   for (int w = 0; w < plan.scripted_workers; ++w) {
     if (share(2) == 0) continue;  // shrinks to: never upgraded
     const std::int64_t upgrade_ms = at(share(static_cast<int>(std::max<std::int64_t>(1, plan.safety_ms))));
-    plan.faults.push_back({upgrade_ms, sim::FaultKind::upgrade, 0, w});
+    plan.faults.push_back({upgrade_ms, sim::fault::Upgrade{w}});
     // A rolling upgrade restarts servers around the switch: a lease granted by the script
     // before it crosses the restart, and one the native verbs stamp after it is swept.
     const int around = share(4);  // 0 none, 1 before, 2 after, 3 both
     const int gap_ms = 1 + share(static_cast<int>(plan.lease_ms));
-    if (around & 1) plan.faults.push_back({at(upgrade_ms - gap_ms), sim::FaultKind::restart, 0, -1});
-    if (around & 2) plan.faults.push_back({at(upgrade_ms + gap_ms), sim::FaultKind::restart, 0, -1});
+    if (around & 1) plan.faults.push_back({at(upgrade_ms - gap_ms), sim::fault::Restart{}});
+    if (around & 2) plan.faults.push_back({at(upgrade_ms + gap_ms), sim::fault::Restart{}});
   }
 }
 
@@ -173,14 +180,14 @@ rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space) {
     }
     // after every other draw (see PlanSpace::several_queues_per_mille)
     if (share(1000) >= 1000 - space.several_queues_per_mille) plan.queues = 2 + share(2);
-    // after that (see PlanSpace::odd_per_mille)
-    if (share(1000) >= 1000 - space.odd_per_mille) plan.odd_calls = 1 + share(space.odd_calls_max);
+    // after that (see PlanSpace::adversary_per_mille)
+    if (share(1000) >= 1000 - space.adversary_per_mille) plan.adversarial_calls = 1 + share(space.adversarial_calls_max);
     // after that, large runs only (see PlanSpace::bulk_claim_per_mille)
     if (large && share(1000) >= 1000 - space.bulk_claim_per_mille) plan.claim_overask = 100 + share(201);
     // after that (see PlanSpace::wall_clock_per_mille): the server clock at wall time from the start
     if (share(1000) >= 1000 - space.wall_clock_per_mille) {
       constexpr std::int64_t wall_clock_ms = 1'600'000'000'000;  // September 2020
-      plan.faults.push_back({0, FaultKind::clock_step, wall_clock_ms + std::int64_t{share(1000)} * 100'000'000, -1});
+      plan.faults.push_back({0, sim::fault::ClockStep{wall_clock_ms + std::int64_t{share(1000)} * 100'000'000}});
     }
     // after that (see PlanSpace::long_lived_queue_per_mille): seq just below a power of two
     // an order crosses within the run, or anywhere between 2^24 and 2^53

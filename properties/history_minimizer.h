@@ -34,6 +34,7 @@
 #include <vector>
 
 #include "properties/checker.h"
+#include "properties/failure_file_names.h"
 #include "sim/scenario/scenario.h"
 
 namespace trafikey::properties {
@@ -41,7 +42,8 @@ namespace trafikey::properties {
 struct MinimizeOptions {
   std::string invariant;      // the one to keep; empty: the first the input breaks
   int replay_budget = 20000;  // candidate replays, at most
-  std::string file_name = "minimal.scn";  // named in the minimal run's history header
+  // named in the minimal run's history header
+  std::string file_name = failure_file_name(minimal_failure_name, FailureFile::scenario);
   // Called after every candidate replay (may be empty): replays so far, steps kept, pass.
   std::function<void(int, std::size_t, const char*)> progress;
 };

@@ -53,16 +53,16 @@ struct PlanSpace {
   // that touches another queue's keys. Drawn last of all, so every run that stays on one
   // queue keeps the plan it had; shrinks toward one queue, then two.
   std::int64_t several_queues_per_mille = 200;
-  // A share of runs has a sloppy client among the fleet (RunPlan::odd_calls, sim/odd_calls.h):
+  // A share of runs has a sloppy client among the fleet (RunPlan::adversarial_calls, sim/adversarial_calls.h):
   // malformed and boundary arguments, unusual spellings, the read-only verbs, an ADD of an
   // id that exists, tokens ahead of the row, while the fleet spells its own calls otherwise.
   // The fleet only ever sends what it was written to send, so without it a core that
   // misreads an argument, a bound or a spelling passes. Drawn after everything else (the
   // plans without it stay as they were); shrinks toward none, then fewer calls. Half the
-  // runs: with a quarter, classes the odd client alone reaches (a corrupt attempts met by a
+  // runs: with a quarter, classes the adversarial client alone reaches (a corrupt attempts met by a
   // lease verb, an ACL on one key of a FAIL) took thousands of runs on some seeds.
-  std::int64_t odd_per_mille = 500;
-  int odd_calls_max = 24;
+  std::int64_t adversary_per_mille = 500;
+  int adversarial_calls_max = 24;
   // A share of the large runs has a greedy fleet: each CLAIM asks 100..300 over its free
   // capacity (RunPlan::claim_overask), so one CLAIM can move more than 100 jobs and their
   // leases can expire together. Without it no CLAIM asked for more than a dozen, and a core
@@ -80,7 +80,7 @@ struct PlanSpace {
   // stands just below 2^24, 2^31, 2^32 or 2^53, or anywhere between 2^24 and 2^53, before
   // the first ADD, so the run's ADDs and requeueing FAILs order jobs past the integers a
   // float holds exactly (and, near 2^53, past those a double holds). Every other run's seq
-  // counts from 1 to a few dozen (the odd client's setups add a handful at int64's top), so
+  // counts from 1 to a few dozen (the adversarial client's setups add a handful at int64's top), so
   // without this a core that carries an order through a float passes every run. Drawn after
   // everything else (the plans without it stay as they were); shrinks toward none.
   std::int64_t long_lived_queue_per_mille = 100;

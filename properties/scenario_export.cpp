@@ -79,9 +79,10 @@ bool read_header(const Json& header, scn::Options& options, std::string& what, b
 }
 
 // One history line as steps (none for lines without a server effect). `run_ids`: the
-// run_ids of the processes so far.
+// run_ids of the processes so far; `malformed_armed`: the epoch fault armed last was
+// epoch_malformed (not epoch_fail).
 bool add_steps(const Json& line, std::vector<scn::Step>& steps, std::vector<std::string>& run_ids,
-               bool from_plan) {
+               bool& malformed_armed, bool from_plan) {
   if (!line.is_object() || !line.contains("t") || !line["t"].is_number_integer()) return false;
   const std::int64_t at_ms = line["t"].get<std::int64_t>();  // the line's true time
   if (line.contains("call")) {
@@ -103,10 +104,11 @@ bool add_steps(const Json& line, std::vector<scn::Step>& steps, std::vector<std:
   const std::string fault = line["fault"].get<std::string>();
   const std::string run_id = line.contains("run_id") && line["run_id"].is_string() ? bytes_of(line["run_id"]) : "";
   if (fault == "start") run_ids.push_back(run_id);
+  if (fault == "epoch_fail" || fault == "epoch_malformed") malformed_armed = fault == "epoch_malformed";
   if (fault == "restart" || fault == "failover") {
     // The run_id the process read: the step says it (`epoch RUN_ID`). Of a generated run,
     // every one: the scenario's seed draws run_ids of its own once the calls between
-    // differ (a worker's draws, an odd client's), and a failure can hang on any two, not
+    // differ (a worker's draws, an adversarial client's), and a failure can hang on any two, not
     // only on a near one (one character off an earlier run_id, drawn on purpose): an
     // exemption that compares a prefix counts a lease across two run_ids sharing one, and
     // a minimized history that drops the step between them must keep both. Of a
@@ -116,15 +118,16 @@ bool add_steps(const Json& line, std::vector<scn::Step>& steps, std::vector<std:
     // A process that read a run_id of the wrong shape had an epoch fault armed, whether or
     // not its module loaded (a core whose check is too loose loads it, and epoch.load
     // must break again on replay): the step gives the bytes it read (the world draws one
-    // of several shapes, and a check too loose for one passes the others). One that read
-    // none (an empty run_id, no module) had its read fail. Arming either right before the
-    // start is the same as arming it when the plan did; a fault the liveness phase
-    // disarmed before any start never shows here, as it had no effect.
+    // of several shapes, and a check too loose for one passes the others), `""` for an
+    // empty read. An empty run_id is an empty read or a failed one: the fault armed last
+    // says which. Arming either right before the start is the same as arming it when the
+    // plan did; a fault the liveness phase disarmed before any start never shows here, as
+    // it had no effect.
     const bool loaded = line.value("module", true);
-    if (!sim::run_id_shape_ok(run_id) && (loaded || !run_id.empty())) {
-      steps.push_back({at_ms, 0, scn::EpochFault{scn::EpochFault::Kind::malformed, run_id}});
-    } else if (!loaded && run_id.empty()) {
+    if (run_id.empty() && !malformed_armed) {
       steps.push_back({at_ms, 0, scn::EpochFault{scn::EpochFault::Kind::fail}});
+    } else if (!sim::run_id_shape_ok(run_id)) {
+      steps.push_back({at_ms, 0, scn::EpochFault{scn::EpochFault::Kind::malformed_text, run_id}});
     } else if (loaded && (from_plan || line.value("given", false))) {
       steps.push_back({at_ms, 0, scn::EpochFault{scn::EpochFault::Kind::run_id, run_id}});
     }
@@ -139,7 +142,7 @@ bool add_steps(const Json& line, std::vector<scn::Step>& steps, std::vector<std:
     // step arms the same read right before it
     if (line.value("read_faulted", false)) {
       if (line.contains("read") && line["read"].is_string()) {
-        steps.push_back({at_ms, 0, scn::EpochFault{scn::EpochFault::Kind::malformed, bytes_of(line["read"])}});
+        steps.push_back({at_ms, 0, scn::EpochFault{scn::EpochFault::Kind::malformed_text, bytes_of(line["read"])}});
       } else {
         steps.push_back({at_ms, 0, scn::EpochFault{scn::EpochFault::Kind::fail}});
       }
@@ -176,9 +179,12 @@ std::string export_scenario(const std::string& history_text, const std::vector<V
   bool from_plan = false;
   if (!read_header(Json::parse(lines[0], nullptr, false), scenario.options, what, from_plan)) return {};
   std::vector<std::string> run_ids;
+  bool malformed_armed = false;
   for (std::size_t i = 1; i < lines.size(); ++i) {
     if (lines[i].empty()) continue;
-    if (!add_steps(Json::parse(lines[i], nullptr, false), scenario.steps, run_ids, from_plan)) return {};
+    if (!add_steps(Json::parse(lines[i], nullptr, false), scenario.steps, run_ids, malformed_armed, from_plan)) {
+      return {};
+    }
   }
   const std::int64_t last_ms = scenario.steps.empty() ? 0 : scenario.steps.back().time_ms;
   scenario.steps.push_back({last_ms, 0, scn::CheckInvariants{}});

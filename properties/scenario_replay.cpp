@@ -89,7 +89,7 @@ struct Act {
       world.arm_run_id(fault.run_id);
       return std::nullopt;
     }
-    if (fault.kind == scn::EpochFault::Kind::malformed && !fault.run_id.empty()) {
+    if (fault.kind == scn::EpochFault::Kind::malformed_text) {
       world.arm_malformed_run_id(fault.run_id);
       return std::nullopt;
     }

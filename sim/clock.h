@@ -4,19 +4,25 @@
 // value at once; a rate change re-anchors at the current instant so the clock never jumps
 // when only its speed changes. The server and every worker own one, which is how the
 // world gives each node its own skew. Values are floored to whole ms and never below 0,
-// as no real server clock reads before the epoch.
+// as no real server clock reads before the epoch. True time only moves forward: a step or
+// a rate change at an instant before the last one is a caller's mistake (asserted); the
+// value itself may step back (`clock -MS`).
 #pragma once
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 
+#include "core/assert.h"
+
 namespace trafikey::sim {
 
 class LinearClock {
  public:
   LinearClock() = default;
-  LinearClock(std::int64_t offset_ms, double rate) : anchor_value_ms_(offset_ms), rate_(rate) {}
+  LinearClock(std::int64_t offset_ms, double rate) : anchor_value_ms_(offset_ms), rate_(rate) {
+    TRAFIKEY_ASSERT(rate >= 0, "a clock runs forward or stands still");
+  }
 
   std::int64_t value(std::int64_t true_ms) const {
     const double v = static_cast<double>(anchor_value_ms_) +
@@ -35,6 +41,7 @@ class LinearClock {
     anchor_value_ms_ += delta_ms;
   }
   void set_rate(std::int64_t true_ms, double rate) {
+    TRAFIKEY_ASSERT(rate >= 0, "a clock runs forward or stands still");
     reanchor(true_ms);
     rate_ = rate;
   }
@@ -42,6 +49,7 @@ class LinearClock {
 
  private:
   void reanchor(std::int64_t true_ms) {
+    TRAFIKEY_ASSERT(true_ms >= anchor_true_ms_, "a clock is stepped or re-rated at an instant before its last one");
     anchor_value_ms_ = static_cast<std::int64_t>(std::floor(
         static_cast<double>(anchor_value_ms_) +
         static_cast<double>(true_ms - anchor_true_ms_) * rate_));

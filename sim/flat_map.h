@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/assert.h"
 #include "core/bytes.h"
 
 namespace trafikey::sim {
@@ -86,8 +87,9 @@ class FlatMap {
     return {&e, true};
   }
 
-  // Erases an entry find() or try_emplace() gave.
+  // Erases an entry find() or try_emplace() gave (asserted: not an absent key's nullptr).
   void erase(const Entry* e) {
+    TRAFIKEY_ASSERT(e != nullptr, "erase of a key the map does not hold");
     const std::size_t index = static_cast<std::size_t>(e - entries_.data());
     const std::size_t mask = slots_.size() - 1;
     std::size_t i = slot_of(*e, index);

@@ -13,7 +13,6 @@
 // The fingerprint is the SHA-256 (OpenSSL) of every byte written, newlines included.
 #pragma once
 
-#include <cassert>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -21,6 +20,7 @@
 #include <string_view>
 
 #include "core/args.h"
+#include "core/assert.h"
 #include "core/reply.h"
 
 namespace trafikey::sim {
@@ -69,7 +69,7 @@ class History {
       return end_;
     }
     void advance(std::size_t n) {
-      assert(n <= reserved_);  // a line wrote past the room it reserved (checked in Debug)
+      TRAFIKEY_ASSERT(n <= reserved_, "a line wrote past the room it reserved");
       end_ += n;
     }
     std::string_view view() const { return {data_.get(), static_cast<std::size_t>(end_ - data_.get())}; }

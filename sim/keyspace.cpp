@@ -52,7 +52,7 @@ T* Keyspace::slot(std::string_view key) {
     reshaped();
   }
   // nullptr for a key of another type: every verb checks types in its read pass, so only
-  // a wrong core writes one (the odd client keeps such keys, sim/odd_calls.h); the write
+  // a wrong core writes one (the adversarial client keeps such keys, sim/adversarial_calls.h); the write
   // is dropped, as the server's own write call fails on it, and the oracles judge the call
   return std::get_if<T>(&e->second);
 }

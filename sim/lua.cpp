@@ -2,6 +2,7 @@
 
 #include <openssl/evp.h>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <string>
@@ -245,8 +246,8 @@ Reply time_reply(std::int64_t now_ms) {
 }
 
 bool Scripting::handles(std::string_view name) {
-  return equals_ignore_case("EVAL", name) || equals_ignore_case("EVALSHA", name) ||
-         equals_ignore_case("SCRIPT", name);
+  return std::any_of(command_names.begin(), command_names.end(),
+                     [&](std::string_view command) { return equals_ignore_case(command, name); });
 }
 
 std::string Scripting::sha1_hex(std::string_view body) {

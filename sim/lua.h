@@ -25,6 +25,7 @@
 // NOSCRIPT, as a restarted real server would.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -52,7 +53,8 @@ Reply time_reply(std::int64_t now_ms);
 
 class Scripting {
  public:
-  // True for EVAL, EVALSHA and SCRIPT (any case).
+  // The commands it runs; handles() is true for these names in any case.
+  static constexpr std::array<std::string_view, 3> command_names{"EVAL", "EVALSHA", "SCRIPT"};
   static bool handles(std::string_view name);
   // Runs one of them, each redis.call through `command`; nullopt when argv[0] is none of them.
   std::optional<Reply> call(Args argv, const ScriptCommand& command);

@@ -1,6 +1,7 @@
 #include "sim/plain.h"
 
 #include <array>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <string>
@@ -202,6 +203,16 @@ const PlainSpec* find_plain(std::string_view name) {
 }  // namespace
 
 bool is_plain_command(std::string_view name) { return find_plain(name) != nullptr; }
+
+std::vector<std::string> plain_command_names() {
+  std::vector<std::string> names;
+  for (const auto& spec : plain_table) {
+    std::string name(spec.name);
+    for (char& c : name) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    names.push_back(std::move(name));
+  }
+  return names;
+}
 
 std::optional<Reply> run_plain(SimServer& server, Args argv) {
   const PlainSpec* spec = argv.empty() ? nullptr : find_plain(argv[0]);

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "core/args.h"
 #include "core/reply.h"
@@ -14,6 +16,8 @@ namespace trafikey::sim {
 class SimServer;
 
 bool is_plain_command(std::string_view name);
+// Their names, upper case, in the table's order (for messages that list them).
+std::vector<std::string> plain_command_names();
 // std::nullopt when `argv[0]` is not a plain command.
 std::optional<Reply> run_plain(SimServer& server, Args argv);
 

@@ -6,17 +6,32 @@
 #include <nlohmann/json.hpp>
 
 #include "core/keys.h"
+#include "sim/name_table.h"
 #include "sim/prng.h"
 
 namespace trafikey::sim {
 
 namespace {
 constexpr std::array persistence_names{"always", "everysec", "snapshot", "none"};
-constexpr std::array<std::string_view, 14> fault_names{"restart",      "failover",     "clock_step",
-                                 "clock_rate",   "worker_clock", "worker_death",
-                                 "worker_pause", "lost_reply",   "epoch_fail",
-                                 "epoch_malformed", "row_delete",   "lane_mark",
-                                 "upgrade",      "reload"};
+// One row a fault kind, in FaultKind order.
+constexpr std::array<Named<FaultKind>, fault_kind_count> fault_kind_table{{
+    {FaultKind::restart, "restart"},
+    {FaultKind::failover, "failover"},
+    {FaultKind::clock_step, "clock_step"},
+    {FaultKind::clock_rate, "clock_rate"},
+    {FaultKind::worker_clock, "worker_clock"},
+    {FaultKind::worker_death, "worker_death"},
+    {FaultKind::worker_pause, "worker_pause"},
+    {FaultKind::lost_reply, "lost_reply"},
+    {FaultKind::epoch_fail, "epoch_fail"},
+    {FaultKind::epoch_malformed, "epoch_malformed"},
+    {FaultKind::row_delete, "row_delete"},
+    {FaultKind::lane_mark, "lane_mark"},
+    {FaultKind::upgrade, "upgrade"},
+    {FaultKind::reload, "reload"},
+}};
+static_assert(covers_the_enum(fault_kind_table), "sim/plan.cpp: the table must name every FaultKind, in order");
+constexpr std::array<std::string_view, fault_kind_count> fault_names = names_of(fault_kind_table);
 }  // namespace
 
 std::string_view persistence_name(Persistence mode) {
@@ -41,10 +56,23 @@ std::optional<FaultKind> parse_fault_kind(std::string_view name) {
   return std::nullopt;
 }
 
+namespace {
+template <std::size_t... I>
+FaultPayload payload_at(std::size_t index, std::index_sequence<I...>) {
+  FaultPayload payload;
+  static_cast<void>(((index == I && (payload.emplace<I>(), true)) || ...));
+  return payload;
+}
+}  // namespace
+
+FaultPayload fault_payload(FaultKind kind) {
+  return payload_at(static_cast<std::size_t>(kind), std::make_index_sequence<fault_kind_count>{});
+}
+
 std::int64_t RunPlan::liveness_bound_ms() const {
   std::int64_t backward_ms = 0;
   for (const auto& f : faults) {
-    if (f.kind == FaultKind::clock_step && f.amount < 0) backward_ms -= f.amount;
+    if (const auto* step = std::get_if<fault::ClockStep>(&f.what); step && step->delta_ms < 0) backward_ms -= step->delta_ms;
   }
   std::int64_t slowest_per_mille = 1000;
   for (const auto& w : workers) slowest_per_mille = std::min(slowest_per_mille, w.rate_per_mille);
@@ -144,33 +172,31 @@ RunPlan draw_plan(const PlanChoices& choices) {
   }
   const auto at_ms = [&] { return p.between(0, std::max<std::int64_t>(0, plan.safety_ms - 1)); };
   const auto some_worker = [&] { return static_cast<int>(p.between(0, workers - 1)); };
+  // What a fault of `kind` carries, drawn.
+  const auto draw_payload = [&](FaultKind kind) -> FaultPayload {
+    switch (kind) {
+      case FaultKind::clock_step: return fault::ClockStep{p.between(100, 3000) * (p.chance(500) ? 1 : -1)};
+      case FaultKind::clock_rate: return fault::ClockRate{p.between(500, 1500)};
+      case FaultKind::worker_clock:
+        return fault::WorkerClockStep{some_worker(), p.between(100, 3000) * (p.chance(500) ? 1 : -1)};
+      case FaultKind::worker_death: return fault::WorkerDeath{some_worker()};
+      case FaultKind::worker_pause: return fault::WorkerPause{some_worker(), p.between(500, 5000)};
+      case FaultKind::lost_reply: return fault::LostReply{static_cast<int>(p.between(0, workers))};
+      case FaultKind::upgrade: return fault::Upgrade{some_worker()};
+      case FaultKind::row_delete: return fault::RowDelete{static_cast<int>(p.between(1, std::max(1, plan.jobs)))};
+      case FaultKind::lane_mark: return fault::LaneMark{static_cast<int>(p.between(1, std::max(1, plan.jobs)))};
+      default: return fault_payload(kind);  // carries nothing
+    }
+  };
   for (FaultKind kind : choices.fault_kinds) {
     const auto count = p.between(1, 3);
     for (std::int64_t i = 0; i < count; ++i) {
-      Fault f{at_ms(), kind, 0, -1};
-      switch (kind) {
-        case FaultKind::clock_step: f.amount = p.between(100, 3000) * (p.chance(500) ? 1 : -1); break;
-        case FaultKind::clock_rate: f.amount = p.between(500, 1500); break;
-        case FaultKind::worker_clock:
-          f.target = some_worker();
-          f.amount = p.between(100, 3000) * (p.chance(500) ? 1 : -1);
-          break;
-        case FaultKind::worker_death: f.target = some_worker(); break;
-        case FaultKind::worker_pause:
-          f.target = some_worker();
-          f.amount = p.between(500, 5000);
-          break;
-        case FaultKind::lost_reply: f.target = static_cast<int>(p.between(0, workers)); break;
-        case FaultKind::upgrade: f.target = some_worker(); break;
-        case FaultKind::row_delete:
-        case FaultKind::lane_mark: f.target = static_cast<int>(p.between(1, std::max(1, plan.jobs))); break;
-        default: break;
-      }
+      const Fault f{at_ms(), draw_payload(kind)};
       plan.faults.push_back(f);
       if (kind == FaultKind::epoch_fail || kind == FaultKind::epoch_malformed) {
         // an epoch fault acts on the next start: make sure one follows (stable sort keeps
         // it after the fault when both fall on the same ms)
-        plan.faults.push_back({p.between(f.at_ms, plan.safety_ms - 1), FaultKind::restart, 0, -1});
+        plan.faults.push_back({p.between(f.at_ms, plan.safety_ms - 1), fault::Restart{}});
       }
     }
   }
@@ -235,6 +261,43 @@ class PlanWriter {
 };
 }  // namespace
 
+namespace {
+// A fault's two fields as the plan's JSON holds them, whatever its kind: "amount", the kind's
+// number or 0; "target", its worker, actor or job number or -1.
+struct FaultJsonFields {
+  std::int64_t amount = 0;
+  int target = -1;
+  bool operator==(const FaultJsonFields&) const = default;
+};
+// Each kind's fields: what it carries, and where the JSON keeps it.
+FaultJsonFields fields_of(const fault::ClockStep& f) { return {f.delta_ms, -1}; }
+FaultJsonFields fields_of(const fault::ClockRate& f) { return {f.rate_per_mille, -1}; }
+FaultJsonFields fields_of(const fault::WorkerClockStep& f) { return {f.delta_ms, f.worker}; }
+FaultJsonFields fields_of(const fault::WorkerDeath& f) { return {0, f.worker}; }
+FaultJsonFields fields_of(const fault::WorkerPause& f) { return {f.pause_ms, f.worker}; }
+FaultJsonFields fields_of(const fault::LostReply& f) { return {0, f.actor}; }
+FaultJsonFields fields_of(const fault::RowDelete& f) { return {0, f.job_number}; }
+FaultJsonFields fields_of(const fault::LaneMark& f) { return {0, f.job_number}; }
+FaultJsonFields fields_of(const fault::Upgrade& f) { return {0, f.worker}; }
+template <class Carries>
+FaultJsonFields fields_of(const Carries&) { return {}; }  // a kind that carries nothing
+void set_fields(fault::ClockStep& f, const FaultJsonFields& in) { f.delta_ms = in.amount; }
+void set_fields(fault::ClockRate& f, const FaultJsonFields& in) { f.rate_per_mille = in.amount; }
+void set_fields(fault::WorkerClockStep& f, const FaultJsonFields& in) { f = {in.target, in.amount}; }
+void set_fields(fault::WorkerDeath& f, const FaultJsonFields& in) { f.worker = in.target; }
+void set_fields(fault::WorkerPause& f, const FaultJsonFields& in) { f = {in.target, in.amount}; }
+void set_fields(fault::LostReply& f, const FaultJsonFields& in) { f.actor = in.target; }
+void set_fields(fault::RowDelete& f, const FaultJsonFields& in) { f.job_number = in.target; }
+void set_fields(fault::LaneMark& f, const FaultJsonFields& in) { f.job_number = in.target; }
+void set_fields(fault::Upgrade& f, const FaultJsonFields& in) { f.worker = in.target; }
+template <class Carries>
+void set_fields(Carries&, const FaultJsonFields&) {}
+
+FaultJsonFields json_fields(const FaultPayload& what) {
+  return std::visit([](const auto& f) { return fields_of(f); }, what);
+}
+}  // namespace
+
 std::string plan_json(const RunPlan& plan) {
   std::string out;
   out.reserve(600 + 64 * plan.workers.size() + 80 * plan.faults.size());
@@ -271,9 +334,10 @@ std::string plan_json(const RunPlan& plan) {
     const Fault& f = plan.faults[i];
     if (i) w.raw(",");
     w.raw("{").field("at_ms", true).number(f.at_ms);
-    w.field("kind").string(fault_name(f.kind));
-    w.field("amount").number(f.amount);
-    w.field("target").number(std::int64_t{f.target}).raw("}");
+    w.field("kind").string(fault_name(f.kind()));
+    const FaultJsonFields fields = json_fields(f.what);
+    w.field("amount").number(fields.amount);
+    w.field("target").number(std::int64_t{fields.target}).raw("}");
   }
   w.raw("]");
   w.field("sweep_limit").number(std::int64_t{plan.sweep_limit});
@@ -285,7 +349,7 @@ std::string plan_json(const RunPlan& plan) {
   // line, and so the history and its fingerprint, of a plan without them stays the same.
   if (plan.scripted_workers != 0) w.field("scripted_workers").number(std::int64_t{plan.scripted_workers});
   if (plan.queues != 1) w.field("queues").number(std::int64_t{plan.queues});
-  if (plan.odd_calls != 0) w.field("odd_calls").number(std::int64_t{plan.odd_calls});
+  if (plan.adversarial_calls != 0) w.field("odd_calls").number(std::int64_t{plan.adversarial_calls});
   if (plan.seq_start != 0) w.field("seq_start").number(plan.seq_start);
   w.raw("}");
   return out;
@@ -349,7 +413,7 @@ std::optional<RunPlan> parse_plan(std::string_view json, std::string* error) {
       take(j, "time_quantum_ms", plan.time_quantum_ms, error) &&
       take_optional(j, "scripted_workers", plan.scripted_workers, error) &&
       take_optional(j, "queues", plan.queues, error) &&
-      take_optional(j, "odd_calls", plan.odd_calls, error) &&
+      take_optional(j, "odd_calls", plan.adversarial_calls, error) &&
       take_optional(j, "seq_start", plan.seq_start, error);
   if (!ok) return std::nullopt;
   auto mode = parse_persistence(persistence);
@@ -374,8 +438,9 @@ std::optional<RunPlan> parse_plan(std::string_view json, std::string* error) {
   for (const auto& f : faults) {
     Fault fault;
     std::string kind;
+    FaultJsonFields fields;
     if (!take(f, "at_ms", fault.at_ms, error) || !take(f, "kind", kind, error) ||
-        !take(f, "amount", fault.amount, error) || !take(f, "target", fault.target, error)) {
+        !take(f, "amount", fields.amount, error) || !take(f, "target", fields.target, error)) {
       return std::nullopt;
     }
     auto k = parse_fault_kind(kind);
@@ -383,7 +448,18 @@ std::optional<RunPlan> parse_plan(std::string_view json, std::string* error) {
       if (error) *error = "plan: unknown fault kind '" + kind + "'";
       return std::nullopt;
     }
-    fault.kind = *k;
+    fault.what = fault_payload(*k);
+    std::visit([&](auto& what) { set_fields(what, fields); }, fault.what);
+    // A field the kind does not carry holds its default, as plan_json writes it.
+    const FaultJsonFields kept = json_fields(fault.what);
+    if (kept != fields) {
+      const std::string field = kept.amount != fields.amount ? "amount" : "target";
+      if (error) {
+        *error = "plan: faults." + field + " of " + kind + " must be " + (field == "amount" ? "0" : "-1") + ": " +
+                 kind + " carries no " + field;
+      }
+      return std::nullopt;
+    }
     plan.faults.push_back(fault);
   }
   return plan;
@@ -420,13 +496,18 @@ std::string validate_plan(const RunPlan& plan) {
     return bad("scripted_workers", "must be in 0..the number of workers");
   }
   if (plan.queues < 1 || plan.queues > 9) return bad("queues", "must be in 1..9");
-  if (plan.odd_calls < 0 || plan.odd_calls > 1000) return bad("odd_calls", "must be in 0..1000");
+  if (plan.adversarial_calls < 0 || plan.adversarial_calls > 1000) return bad("odd_calls", "must be in 0..1000");
   if (plan.seq_start < 0 || plan.seq_start > (std::int64_t{1} << 62)) return bad("seq_start", "must be in 0..2^62");
   if (!valid_queue_name(plan.queue_name(plan.queues - 1))) return bad("queue", "is too long for the queues' names");
   for (const auto& f : plan.faults) {
     if (f.at_ms < 0) return bad("faults.at_ms", "must be >= 0");
-    if (f.kind == FaultKind::clock_rate && (f.amount < 1 || f.amount > 100000)) return bad("faults.amount", "of clock_rate must be in 1..100000");
-    if (f.kind == FaultKind::worker_pause && f.amount < 0) return bad("faults.amount", "of worker_pause must be >= 0");
+    if (const auto* rate = std::get_if<fault::ClockRate>(&f.what);
+        rate && (rate->rate_per_mille < 1 || rate->rate_per_mille > 100000)) {
+      return bad("faults.amount", "of clock_rate must be in 1..100000");
+    }
+    if (const auto* pause = std::get_if<fault::WorkerPause>(&f.what); pause && pause->pause_ms < 0) {
+      return bad("faults.amount", "of worker_pause must be >= 0");
+    }
   }
   return {};
 }

@@ -8,11 +8,14 @@
 // Rates are integers in per-mille (1000 = 1.0) so plans print exactly.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
+#include <variant>
 #include <vector>
 
 namespace trafikey::sim {
@@ -21,37 +24,127 @@ enum class Persistence : std::uint8_t { always, everysec, snapshot, none };
 std::string_view persistence_name(Persistence mode);
 std::optional<Persistence> parse_persistence(std::string_view name);
 
+// What each kind does; what it carries is its struct in namespace fault below.
 enum class FaultKind : std::uint8_t {
   restart,         // the server process ends; a new one starts on what persistence kept
   failover,        // a replica (own run_id, lagging data) becomes the server
-  clock_step,      // server clock jumps by `amount` ms (signed)
-  clock_rate,      // server clock runs at `amount` per-mille of true time from now on
-  worker_clock,    // worker `target`'s clock jumps by `amount` ms
-  worker_death,    // worker `target` stops forever, leases held
-  worker_pause,    // worker `target` stops for `amount` ms, then resumes with stale tokens
-  lost_reply,      // the next reply to actor `target` is lost (the call ran)
+  clock_step,      // the server clock jumps
+  clock_rate,      // the server clock runs at another rate from now on
+  worker_clock,    // a worker's clock jumps
+  worker_death,    // a worker stops forever, leases held
+  worker_pause,    // a worker stops for a while, then resumes with stale tokens
+  lost_reply,      // the next reply to an actor is lost (the call ran)
   epoch_fail,      // the next start's run_id read fails: the module refuses to load
   epoch_malformed, // the next start's run_id is malformed: the module refuses to load
-  row_delete,      // an operator deletes job `target`'s row: its id becomes a ghost
-  lane_mark,       // an operator writes `group` on job `target`'s row: a lane row
-  upgrade,         // scripted worker `target` switches to the native verbs (a rolling
-                   // upgrade of the fleet; see RunPlan::scripted_workers)
+  row_delete,      // an operator deletes a job's row: its id becomes a ghost
+  lane_mark,       // an operator writes `group` on a job's row: a lane row
+  upgrade,         // a scripted worker switches to the native verbs (a rolling upgrade of
+                   // the fleet; see RunPlan::scripted_workers)
   reload,          // the dataset is reloaded inside the same process (DEBUG RELOAD): same
                    // run_id, nothing lost
 };
+// A kind added after `reload` is named here too, or the name table (plan.cpp) cannot hold it.
+inline constexpr std::size_t fault_kind_count = static_cast<std::size_t>(FaultKind::reload) + 1;
 std::string_view fault_name(FaultKind kind);
 // Every kind's name, in FaultKind order: what campaigns and reports list even when no run
 // drew the kind.
 std::span<const std::string_view> fault_kind_names();
 std::optional<FaultKind> parse_fault_kind(std::string_view name);
 
+// What each fault kind carries: one struct a kind, in FaultKind order, each naming its own
+// kind. A worker is an index into RunPlan::workers; a job number N names job jN.
+namespace fault {
+struct Restart {
+  static constexpr FaultKind kind = FaultKind::restart;
+  bool operator==(const Restart&) const = default;
+};
+struct Failover {
+  static constexpr FaultKind kind = FaultKind::failover;
+  bool operator==(const Failover&) const = default;
+};
+struct ClockStep {
+  static constexpr FaultKind kind = FaultKind::clock_step;
+  std::int64_t delta_ms = 0;  // signed
+  bool operator==(const ClockStep&) const = default;
+};
+struct ClockRate {
+  static constexpr FaultKind kind = FaultKind::clock_rate;
+  std::int64_t rate_per_mille = 1000;  // of true time
+  bool operator==(const ClockRate&) const = default;
+};
+struct WorkerClockStep {
+  static constexpr FaultKind kind = FaultKind::worker_clock;
+  int worker = -1;
+  std::int64_t delta_ms = 0;  // signed
+  bool operator==(const WorkerClockStep&) const = default;
+};
+struct WorkerDeath {
+  static constexpr FaultKind kind = FaultKind::worker_death;
+  int worker = -1;
+  bool operator==(const WorkerDeath&) const = default;
+};
+struct WorkerPause {
+  static constexpr FaultKind kind = FaultKind::worker_pause;
+  int worker = -1;
+  std::int64_t pause_ms = 0;
+  bool operator==(const WorkerPause&) const = default;
+};
+struct LostReply {
+  static constexpr FaultKind kind = FaultKind::lost_reply;
+  int actor = -1;  // a worker's index, or the number of workers: the sweeper
+  bool operator==(const LostReply&) const = default;
+};
+struct EpochFail {
+  static constexpr FaultKind kind = FaultKind::epoch_fail;
+  bool operator==(const EpochFail&) const = default;
+};
+struct EpochMalformed {
+  static constexpr FaultKind kind = FaultKind::epoch_malformed;
+  bool operator==(const EpochMalformed&) const = default;
+};
+struct RowDelete {
+  static constexpr FaultKind kind = FaultKind::row_delete;
+  int job_number = -1;
+  bool operator==(const RowDelete&) const = default;
+};
+struct LaneMark {
+  static constexpr FaultKind kind = FaultKind::lane_mark;
+  int job_number = -1;
+  bool operator==(const LaneMark&) const = default;
+};
+struct Upgrade {
+  static constexpr FaultKind kind = FaultKind::upgrade;
+  int worker = -1;  // a scripted one; any other is left as it is
+  bool operator==(const Upgrade&) const = default;
+};
+struct Reload {
+  static constexpr FaultKind kind = FaultKind::reload;
+  bool operator==(const Reload&) const = default;
+};
+}  // namespace fault
+
+// One alternative a kind, at the kind's index.
+using FaultPayload =
+    std::variant<fault::Restart, fault::Failover, fault::ClockStep, fault::ClockRate, fault::WorkerClockStep,
+                 fault::WorkerDeath, fault::WorkerPause, fault::LostReply, fault::EpochFail, fault::EpochMalformed,
+                 fault::RowDelete, fault::LaneMark, fault::Upgrade, fault::Reload>;
+namespace fault {
+template <std::size_t... I>
+constexpr bool in_kind_order(std::index_sequence<I...>) {
+  return ((std::variant_alternative_t<I, FaultPayload>::kind == static_cast<FaultKind>(I)) && ...);
+}
+}  // namespace fault
+static_assert(std::variant_size_v<FaultPayload> == fault_kind_count &&
+                  fault::in_kind_order(std::make_index_sequence<fault_kind_count>{}),
+              "FaultPayload: one alternative per FaultKind, at the kind's index");
+
+// The payload of `kind`, each field at its default.
+FaultPayload fault_payload(FaultKind kind);
+
 struct Fault {
-  std::int64_t at_ms = 0;   // true time
-  FaultKind kind = FaultKind::restart;
-  std::int64_t amount = 0;  // see FaultKind
-  int target = -1;          // worker index (lost_reply: actor index, workers then sweeper;
-                            // upgrade: a worker index;
-                            // row_delete, lane_mark: job number)
+  std::int64_t at_ms = 0;  // true time
+  FaultPayload what;       // the kind and exactly what it carries
+  FaultKind kind() const { return static_cast<FaultKind>(what.index()); }
   bool operator==(const Fault&) const = default;
 };
 
@@ -107,12 +200,13 @@ struct RunPlan {
   // queues; the sweeper sweeps every queue in turn. Written to the plan's JSON only when
   // not 1, so one-queue plans read, run and print as before.
   int queues = 1;
-  // A sloppy client among the fleet: this many calls of sim/odd_calls.h (malformed and
+  // A sloppy client among the fleet: this many calls of sim/adversarial_calls.h (malformed and
   // boundary arguments, unusual spellings, read-only verbs, tokens ahead of the row), at
   // times drawn in the safety phase, as actor `x`; and the fleet spells its own calls
   // otherwise (ADD without MAXFAILURES or with it in lower case, COUNT and LIMIT in lower
-  // case, COMPLETE without result). Written to the plan's JSON only when not 0.
-  int odd_calls = 0;
+  // case, COMPLETE without result). Written to the plan's JSON as "odd_calls", only when not
+  // 0.
+  int adversarial_calls = 0;
   // A long-lived queue: at the start every queue's `seq` already stands at this value (an
   // operator's SET, as a queue that has taken millions of jobs holds), so every ADD and every
   // requeueing FAIL orders its job past 2^24 (the last integer a float holds exactly), past
@@ -166,7 +260,10 @@ std::string fault_list_help();
 RunPlan draw_plan(const PlanChoices& choices);
 
 // One line of JSON, fields in a fixed order; parse_plan accepts exactly what plan_json
-// writes (and refuses anything else with a message naming the field).
+// writes (and refuses anything else with a message naming the field). A fault is written as
+// at_ms, kind, "amount" (ClockStep's and WorkerClockStep's delta_ms, ClockRate's
+// rate_per_mille, WorkerPause's pause_ms; else 0) and "target" (its worker, actor or
+// job_number; else -1).
 std::string plan_json(const RunPlan& plan);
 std::optional<RunPlan> parse_plan(std::string_view json, std::string* error);
 

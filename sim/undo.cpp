@@ -1,9 +1,10 @@
 #include "sim/undo.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <cstring>
 #include <variant>
+
+#include "core/assert.h"
 
 namespace trafikey::sim {
 
@@ -137,7 +138,9 @@ void UndoLog::undo(Keyspace& data, const Entry& e) {
     case Entry::Kind::field: {
       const std::string_view field = view(e.name);
       if (!e.existed) {
-        data.hdel(key, field);  // the write added it last; HDEL drops an emptied hash
+        // the write added it last; HDEL drops an emptied hash
+        const std::int64_t removed = data.hdel(key, field);
+        TRAFIKEY_ASSERT(removed == 1, "undo of a field write whose field is not there");
         break;
       }
       bool wrong = false;
@@ -148,6 +151,7 @@ void UndoLog::undo(Keyspace& data, const Entry& e) {
       }
       // deleted: back at its index
       Keyspace::Hash rebuilt = hash ? *hash : Keyspace::Hash{};
+      TRAFIKEY_ASSERT(e.index <= rebuilt.size(), "a deleted field goes back past the end of its hash");
       rebuilt.insert(rebuilt.begin() + e.index, {std::string(field), std::string(view(e.value))});
       restore(data, key, rebuilt);
       break;
@@ -156,7 +160,9 @@ void UndoLog::undo(Keyspace& data, const Entry& e) {
       if (e.existed) {
         data.zadd(key, e.score, view(e.name));
       } else {
-        data.zrem(key, view(e.name));  // ZREM drops an emptied zset
+        // ZREM drops an emptied zset
+        const std::int64_t removed = data.zrem(key, view(e.name));
+        TRAFIKEY_ASSERT(removed == 1, "undo of a member write whose member is not there");
       }
       break;
     case Entry::Kind::key: {
@@ -173,7 +179,7 @@ void UndoLog::undo(Keyspace& data, const Entry& e) {
 }
 
 void UndoLog::rewind(Keyspace& data, std::int64_t to) {
-  if (to < oldest() || to > position()) std::abort();  // a copy older than the log: a bug
+  TRAFIKEY_ASSERT(to >= oldest() && to <= position(), "a rewind to a position the log no longer (or never) held");
   // Undoing writes through the keyspace must not journal them again.
   UndoLog* const journal = data.journal();
   data.set_journal(nullptr);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/assert.h"
 #include "core/keys.h"
 
 namespace trafikey::sim {
@@ -111,7 +112,8 @@ void World::start_process(std::string_view why, std::int64_t survived_calls,
 }
 
 void World::advance_to(std::int64_t true_ms) {
-  if (true_ms <= true_ms_) return;
+  TRAFIKEY_ASSERT(true_ms >= true_ms_, "true time never goes backwards");
+  if (true_ms == true_ms_) return;
   true_ms_ = true_ms;
   sync_persistence();
 }
@@ -205,7 +207,7 @@ const CallRecord& World::call(std::string_view actor, Args argv) {
       history_.verdict(rec.at, actor, id, kind, inc);
       ++verdict_counts_[std::string(kind)];
     };
-    for (const Reply& id : rec.reply.items()[1].items()) {
+    for (const Reply& id : rec.reply.items()[1].items_if_array()) {
       bool wrong = false;
       const Keyspace::Hash* row = live_.hash_at(keys.row(id.text()), wrong);
       const std::string* after = row ? Keyspace::hash_field(*row, "stalled") : nullptr;
@@ -213,13 +215,13 @@ const CallRecord& World::call(std::string_view actor, Args argv) {
       const bool counted = (after ? *after : "") != (it == before.rows.end() ? "" : it->second.stalled.value_or(""));
       verdict(id.text(), counted ? SweepVerdict::counted_recovered : SweepVerdict::exempt, stamp_inc(id.text()));
     }
-    for (const Reply& id : rec.reply.items()[3].items()) {
+    for (const Reply& id : rec.reply.items()[3].items_if_array()) {
       verdict(id.text(), SweepVerdict::counted_dead, stamp_inc(id.text()));
     }
-    for (const Reply& id : rec.reply.items()[5].items()) {
+    for (const Reply& id : rec.reply.items()[5].items_if_array()) {
       verdict(id.text(), SweepVerdict::ghost, 0);
     }
-    for (const Reply& id : rec.reply.items()[7].items()) {
+    for (const Reply& id : rec.reply.items()[7].items_if_array()) {
       verdict(id.text(), SweepVerdict::lane, stamp_inc(id.text()));
     }
   }
@@ -276,8 +278,8 @@ void World::failover() {
 
 Outcome<std::string> World::faulted_read(std::string run_id) {
   if (epoch_fault_ == EpochFault::fail) return Outcome<std::string>(Reply::error("ERR EMQ host call failed"));
-  std::string bad = given_malformed_.empty() ? malformed_run_id(std::move(run_id)) : std::move(given_malformed_);
-  given_malformed_.clear();
+  std::string bad = given_malformed_ ? std::move(*given_malformed_) : malformed_run_id(std::move(run_id));
+  given_malformed_.reset();
   return bad;
 }
 
@@ -338,6 +340,7 @@ void World::set_clock_rate(std::int64_t rate_per_mille) {
 
 void World::arm_epoch_fault(EpochFault fault) {
   epoch_fault_ = fault;
+  given_malformed_.reset();  // the fault armed last is the one the read meets
   history_.fault(stamp(), fault == EpochFault::fail ? "epoch_fail" : "epoch_malformed", "");
 }
 
@@ -353,7 +356,7 @@ void World::arm_run_id(std::string run_id) {
 
 void World::disarm_faults() {
   epoch_fault_ = EpochFault::none;
-  given_malformed_.clear();
+  given_malformed_.reset();
   lost_for_.clear();
 }
 

@@ -22,6 +22,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -151,8 +152,9 @@ class World {
   // The next start's run_id read fails (fail) or is malformed (malformed: a shape drawn
   // from a well-formed run_id, one defect of several kinds; see world.cpp).
   void arm_epoch_fault(EpochFault fault);
-  // The next start reads exactly `text`, a malformed run_id (a scenario's `epoch malformed
-  // "TEXT"`: the shape a generated run drew, replayed). The PRNG still draws as without it.
+  // The next start reads exactly `text`, a malformed run_id, empty included (a scenario's
+  // `epoch malformed "TEXT"`: the shape a generated run drew, replayed). The PRNG still
+  // draws as without it.
   void arm_malformed_run_id(std::string text);
   // The next start reads exactly `run_id` (a scenario's `epoch RUN_ID`: a near run_id a
   // generated run drew, replayed). The PRNG still draws as without it.
@@ -221,7 +223,7 @@ class World {
   // error, or `run_id` with one defect (or the scenario's given text). Leaves the fault armed.
   Outcome<std::string> faulted_read(std::string run_id);
   std::string given_run_id_;  // EpochFault::given
-  std::string given_malformed_;  // EpochFault::malformed, when a scenario gave the text
+  std::optional<std::string> given_malformed_;  // EpochFault::malformed, when a scenario gave the bytes
   std::vector<std::string> lost_for_;  // actors whose next reply is lost
   std::string write_denied_key_;       // deny_writes: empty when every key is writable
   CallRecord last_;

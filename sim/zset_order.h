@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "core/assert.h"
+
 namespace trafikey::sim {
 
 // A zset's (score, member) entries in ZRANGE order: by score, then member bytes. The
@@ -77,14 +79,17 @@ class ZsetOrder {
     }
     order_.insert(order_.begin() + rank, slot);
   }
-  // `member` is present with `score`.
+  // `member` is present with `score` (asserted).
   void erase(double score, std::string_view member) {
     const auto at = order_.begin() + rank_of(score, member);
+    TRAFIKEY_ASSERT(holds(at, score, member), "erase of a member the zset does not hold at that score");
     free_.push_back(*at);
     order_.erase(at);
   }
+  // `member` is present with `old_score` (asserted).
   void rescore(double old_score, std::string_view member, double score) {
     auto at = order_.begin() + rank_of(old_score, member);
+    TRAFIKEY_ASSERT(holds(at, old_score, member), "rescore of a member the zset does not hold at that score");
     const std::uint32_t slot = *at;
     order_.erase(at);
     items_[slot].first = score;
@@ -96,6 +101,9 @@ class ZsetOrder {
   }
 
  private:
+  bool holds(std::vector<std::uint32_t>::const_iterator at, double score, std::string_view member) const {
+    return at != order_.end() && items_[*at].first == score && items_[*at].second == member;
+  }
   // The rank of the first entry not before (score, member).
   std::size_t rank_of(double score, std::string_view member) const {
     std::size_t lo = 0, hi = order_.size();

@@ -16,23 +16,36 @@ Reply sample() {
                          Reply::error("ERR no"));
 }
 
-TEST(Reply, other_kinds_read_as_empty_text_no_items_and_zero) {
+TEST(Reply, other_kinds_read_as_empty_text_and_zero) {
   EXPECT_EQ(Reply::integer(5).text(), "");
-  EXPECT_TRUE(Reply::integer(5).items().empty());
   EXPECT_EQ(Reply::bulk("5").as_integer(), 0);
-  EXPECT_TRUE(Reply::bulk("5").items().empty());
   EXPECT_EQ(Reply::array().text(), "");
   EXPECT_EQ(Reply::nil().as_integer(), 0);
-  // through a non-const reply too; what is added there does not make it an array
+  // a list of unknown shape: only an array lists anything
+  EXPECT_TRUE(Reply::integer(5).items_if_array().empty());
+  EXPECT_TRUE(Reply::bulk("5").items_if_array().empty());
+  EXPECT_EQ(Reply::array_of(Reply::nil()).items_if_array().size(), 1u);
+}
+
+// items() is an array's: asking a reply of another kind is the caller's mistake (it reads
+// a reply whose shape it did not check) and stops the program, in every build.
+TEST(ReplyDeathTest, items_of_a_reply_that_is_not_an_array_aborts) {
+  EXPECT_DEATH((void)Reply::integer(5).items(), "assertion failed: kind_ == Kind::array \\(items\\(\\) of a reply");
   Reply bulk = Reply::bulk("5");
-  EXPECT_TRUE(bulk.items().empty());
-  bulk.items().push_back(Reply::integer(1));
-  EXPECT_TRUE(bulk.items().empty());
-  EXPECT_EQ(bulk, Reply::bulk("5"));
+  EXPECT_DEATH(bulk.items().push_back(Reply::integer(1)), "items\\(\\) of a reply that is not an array");
 }
 
 TEST(Reply, equality_compares_kind_then_payload) {
-  EXPECT_EQ(sample(), sample());
+  // the same value built two ways (moved in, copied from a vector) is equal
+  EXPECT_EQ(sample(), Reply::array({Reply::bulk(std::string(40, 'x')), Reply::integer(-7),
+                                    Reply::array({Reply::simple("OK"), Reply::nil()}), Reply::error("ERR no")}));
+  // and one byte, one kind or one item less anywhere in the tree is not
+  EXPECT_NE(sample(), Reply::array_of(Reply::bulk(std::string(40, 'x')), Reply::integer(-7),
+                                      Reply::array_of(Reply::simple("OK"), Reply::nil()), Reply::error("ERR No")));
+  EXPECT_NE(sample(), Reply::array_of(Reply::bulk(std::string(40, 'x')), Reply::integer(-7),
+                                      Reply::array_of(Reply::bulk("OK"), Reply::nil()), Reply::error("ERR no")));
+  EXPECT_NE(sample(), Reply::array_of(Reply::bulk(std::string(40, 'x')), Reply::integer(-7),
+                                      Reply::array_of(Reply::simple("OK")), Reply::error("ERR no")));
   EXPECT_NE(Reply::integer(0), Reply::nil());
   EXPECT_NE(Reply::bulk("a"), Reply::simple("a"));
   EXPECT_NE(Reply::bulk("a"), Reply::bulk("b"));

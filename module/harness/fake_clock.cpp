@@ -5,12 +5,12 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <cassert>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <stdexcept>
 
+#include "core/assert.h"
 #include "module/harness/clock_page.h"
 
 namespace trafikey::real {
@@ -65,7 +65,7 @@ std::vector<std::string> FakeClock::env() const {
 }
 
 void FakeClock::set(std::int64_t value_ms, double rate) {
-  assert(value_ms >= 0 && rate >= 0);
+  TRAFIKEY_ASSERT(value_ms >= 0 && rate >= 0, "a clock reads after the epoch and runs forward or stands");
   std::uint64_t rate_bits = 0;
   std::memcpy(&rate_bits, &rate, sizeof rate);
   const std::uint64_t seq = std::atomic_ref<std::uint64_t>(page_->seq).load(std::memory_order_relaxed);

@@ -31,11 +31,7 @@ std::string lease_story(std::string_view id, const JobBefore& job) {
 
 // List `i` of a sweep's reply (recovered, dead, ghosts, lanes at 1, 3, 5, 7): no ids when a
 // wrong core put something else there (the due members then go unjudged, and say so).
-const std::vector<Reply>& ids_in(const Reply& reply, std::size_t i) {
-  static const std::vector<Reply> none;
-  const Reply& list = reply.items()[i];
-  return list.kind() == Reply::Kind::array ? list.items() : none;
-}
+const std::vector<Reply>& ids_in(const Reply& reply, std::size_t i) { return reply.items()[i].items_if_array(); }
 
 // Exactly the first LIMIT expired members are judged, no other.
 void judge_due(const sim::SweepBefore& before, const Reply& reply, const SweepContext& at, Findings& out) {

@@ -202,7 +202,7 @@ bool Ledger::decode(const CallRecord& c, Verb verb, Event& e) {
       if (r.kind() != Reply::Kind::array || r.items().empty()) break;
       e.arg = c.argv.size() > 2 ? int_arg(c.argv[2], 0) : 0;
       for (const Reply& claimed : r.items()) {
-        if (claimed.items().size() != 3) continue;
+        if (claimed.items_if_array().size() != 3) continue;
         add(q, claimed.items()[0].text(), claimed.items()[1].as_integer());
       }
       if (items_.size() > e.begin) e.extra = actor_number(c.actor);
@@ -229,9 +229,9 @@ bool Ledger::decode(const CallRecord& c, Verb verb, Event& e) {
       break;
     case Verb::sweep:
       if (r.kind() != Reply::Kind::array || r.items().size() != 8) break;
-      for (const Reply& id : r.items()[1].items()) add(q, id.text());
+      for (const Reply& id : r.items()[1].items_if_array()) add(q, id.text());
       e.extra = static_cast<std::uint32_t>(items_.size()) - e.begin;
-      for (const Reply& id : r.items()[3].items()) add(q, id.text());
+      for (const Reply& id : r.items()[3].items_if_array()) add(q, id.text());
       break;
     case Verb::script: {
       // EVAL body|sha numkeys keys... args...: the executor's scripts, with their keys and
@@ -248,7 +248,7 @@ bool Ledger::decode(const CallRecord& c, Verb verb, Event& e) {
         e.verb = Verb::script_claim;
         e.arg = int_arg(rest[2], 0);
         for (const Reply& claimed : r.items()) {
-          if (claimed.items().size() != 3) continue;
+          if (claimed.items_if_array().size() != 3) continue;
           add(queue, claimed.items()[0].text(), claimed.items()[1].as_integer());
         }
         if (items_.size() > e.begin) e.extra = actor_number(c.actor);

@@ -10,10 +10,10 @@
 // HSET, ...), so an operator's fault (a deleted row, a written `group`) keeps it exact,
 // and runs EVAL/EVALSHA scripts (the scripted executor) through those plain commands.
 //
-// Where the spec fixes the refusal texts but not which of several applicable refusals
-// wins, the model accepts any of them (each writes nothing). Where a corrupt field could
-// be answered either by `ERR EMQ corrupt job row` or by the verb's "nothing done" reply,
-// it accepts both, as neither writes.
+// Where to find a rule: each verb of §4 in its own file, with the name core/verbs/ gives
+// it (verb_call.h lists them); the refusals they share, and which answers the model accepts
+// where the spec leaves a choice, in refusals.h; reading rows and leases in rows.h; the
+// plain commands in plain.cpp; comparing datasets in compare.cpp.
 //
 // The ledger (ledger.h) is the model's record of each job's history, fed by settle() after
 // each call with the model's own answer: the one ground truth the checker, the reports it
@@ -76,6 +76,15 @@ struct Expectation {
   std::string describe() const;
 };
 
+// A queue's key names, and its four sets (pending, active, done, dead): a verb reads them
+// from here (VerbCall::value), looked up again only after a key came or went
+// (sim::Keyspace::shape), not two to five times a call.
+struct QueueCache {
+  explicit QueueCache(std::string_view q) : names(q) {}
+  QueueNames names;
+  sim::Keyspace::Lookups<4> sets;
+};
+
 class Model {
  public:
   Model();
@@ -119,25 +128,15 @@ class Model {
 
  private:
   // Each fills `e` (empty on entry) and returns it.
-  // name: the verb argv[0] names (in any case)
+  // name: the verb argv[0] names (in any case); its prediction is in the verb's file
   Expectation& verb(EmqVerb name, Args argv, const Context& ctx, Expectation& e);
   Expectation& plain(Args argv, const Context& ctx, Expectation& e);
   Expectation& script(Args argv, const Context& ctx, Expectation& e);
   // The verb's writes since `from` touched `denied`: undone, and the reply is NOPERM (§6).
   void refuse_denied_write(std::int64_t from, std::string_view denied, Expectation& e);
 
-  // A queue's key names, and its four sets (pending, active, done, dead): a verb reads them
-  // from here, looked up again only after a key came or went (sim::Keyspace::shape), not
-  // two to five times a call.
-  struct Queue {
-    explicit Queue(std::string_view q) : names(q) {}
-    QueueNames names;
-    sim::Keyspace::Lookups<4> sets;
-  };
-  Queue& queue_of(std::string_view q);
-  // The value of `key`: one of `queue`'s four set keys (the very views of queue->names)
-  // from its sets, any other from the dataset.
-  const sim::Keyspace::Value* set_value(Queue* queue, std::string_view key);
+  // Queue q's names and sets, made at its first call.
+  QueueCache& queue_of(std::string_view q);
 
   sim::Keyspace data_;
   sim::UndoLog undo_;
@@ -148,8 +147,8 @@ class Model {
   // on this model's dataset, so a script's effects are predicted, not read back.
   sim::Scripting scripting_;
   // Node-based: the names' views stay valid while the map grows.
-  std::map<std::string, Queue, std::less<>> names_;
-  std::pair<const std::string, Queue>* last_names_ = nullptr;  // queue_of's last answer
+  std::map<std::string, QueueCache, std::less<>> names_;
+  std::pair<const std::string, QueueCache>* last_names_ = nullptr;  // queue_of's last answer
   Expectation inner_;  // a script's current redis.call
 };
 

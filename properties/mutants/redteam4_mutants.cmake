@@ -1,10 +1,10 @@
-# Mutants of red team 4's escapes: each passed every run of every property until the odd
-# client sent what it needs (sim/odd_calls.cpp, sim/run.cpp on_odd): a call to a server
+# Mutants of red team 4's escapes: each passed every run of every property until the adversarial
+# client sent what it needs (sim/adversarial_*.cpp, sim/run_adversarial_client.cpp): a call to a server
 # made a replica, an ADD of an existing id with a budget its row does not hold, an ADD of
 # a ghost's id, a lane row whose group is empty, a call under an ACL that denies a key.
 
 # 39. EXTEND without the fence (EMQ §6): a replica extends a lease. No run called a server
-#     that was not a writable primary. Needs an odd call to a replica (write-refused-on-a-replica).
+#     that was not a writable primary. Needs an adversarial call to a replica (write-refused-on-a-replica).
 trafikey_mutant(extend_without_fence verb.model verbs/extend.cpp
   "  TK_CHECK(host.fence());\n" "")
 # 40. ADD of an existing id takes its MAXFAILURES as an update (EMQ §4: 0, nothing
@@ -33,6 +33,6 @@ trafikey_mutant(empty_group_not_a_lane verb.model decide/sweep.cpp
   "if (seen.group->has_value())" "if (seen.group->has_value() && !(*seen.group)->empty())")
 # 43. CLAIM without the ACL check on active (EMQ §6: every key it will write, before the
 #     first write): a caller that may not write active claims. No run denied any write.
-#     Needs an odd call under an ACL (write-refused-by-acl).
+#     Needs an adversarial call under an ACL (write-refused-by-acl).
 trafikey_mutant(claim_without_access_check verb.model verbs/claim.cpp
   "  if (claims > 0) TK_CHECK(host.may_write(keys.active()));\n" "")

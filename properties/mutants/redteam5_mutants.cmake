@@ -1,5 +1,5 @@
-# Mutants of red team 5's escapes: each passed 8000 runs of the campaign until the odd
-# client sent what it needs (sim/odd_calls.cpp, sim/run.cpp on_odd). The model judged each
+# Mutants of red team 5's escapes: each passed 8000 runs of the campaign until the adversarial
+# client sent what it needs (sim/adversarial_*.cpp, sim/run_adversarial_client.cpp). The model judged each
 # exactly whenever the situation arose; the histories never reached it: no token of 2^63-1,
 # no row saying active whose id had left active, no CLAIM or sweep over more than 100 jobs,
 # no name longer than 16 bytes written, no payload past a few bytes, no keyword with a

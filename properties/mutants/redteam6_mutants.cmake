@@ -1,6 +1,6 @@
 # Mutants of red team 6's escapes: 36 wrong cores, written by two helpers who saw none of
-# the earlier ones, that passed 8000 runs each until the odd client sent what they need
-# (sim/odd_calls.cpp: numbers past int64 and of 19 digits, counters at the top or
+# the earlier ones, that passed 8000 runs each until the adversarial client sent what they need
+# (sim/adversarial_*.cpp: numbers past int64 and of 19 digits, counters at the top or
 # negative, queue names of 9-16 bytes, CLAIMs without COUNT and over 256 jobs, sweeps over
 # 1000 with LIMIT 10000, corrupt rows behind sound ones and past LIMIT, rows without payload
 # or with a field of their own, two-pair EXTENDS with one row denied, setups under an ACL,

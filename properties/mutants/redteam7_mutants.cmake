@@ -1,6 +1,6 @@
 # Mutants of red team 7's escapes: two more helpers, 74 unseen wrong cores (faults, time
 # and the epoch; every line of the verbs no mutant touched), 22 escaping real bugs; these 15
-# are caught since the odd client sends what they need (sim/odd_calls.cpp: 1001 ghosts met
+# are caught since the adversarial client sends what they need (sim/adversarial_corrupt_rows.cpp: 1001 ghosts met
 # with COUNT 1 or 7 and a sound row behind them, a ghosts-only CLAIM with a lease past the
 # bound, rows active in pending claimed, active rows without attempts or with 01/+1/001
 # met by a lease verb, max_failures 0, EXTENDS with no pair or on a hash active, a long row

@@ -1,6 +1,6 @@
 # Mutants of red team 8a's escapes: 39 unseen wrong cores in claim, stalled_check, the sweep's
 # decision, the epoch, its verb and the key names; 12 escaped 8000 runs as real bugs and are
-# caught since the odd client's rare_rows setups (sim/odd_calls.cpp: rows without state, an id
+# caught since the adversarial client's rare_rows setups (sim/adversarial_rare_setups.cpp: rows without state, an id
 # in pending and active at once, counters of 2^53 and 2^63-2, stamps with a line end or space,
 # lane rows stamped otherwise, ids with braces written, CLAIM leases of 2^31 ms up to the 2^53-1
 # bound, a ghost's row key denied) and runs whose server clock reads wall time

@@ -1,7 +1,7 @@
 # Mutants of red team 8b's escapes: 51 unseen wrong cores of the verbs ADD, EXTEND, EXTENDS,
 # COMPLETE, FAIL, JOB, STATS, their shared checks (verbs/common.cpp), the argument parser
-# and the error texts; these 6 passed 8000 runs until the odd client sent what they need
-# (sim/odd_calls.cpp: a sign on a number of 19 digits or more, a set key holding a string,
+# and the error texts; these 6 passed 8000 runs until the adversarial client sent what they need
+# (sim/adversarial_calls.cpp, sim/adversarial_corrupt_rows.cpp: a sign on a number of 19 digits or more, a set key holding a string,
 # failures past 32 bits or one below int64's top on a budget of 0, a JOB of a row with a
 # field name above 0x7f, an active row saying done, dead or no state under a live deadline,
 # a replica's ADD of an id that exists). Numbered on from 150.

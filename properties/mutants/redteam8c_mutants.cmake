@@ -2,10 +2,10 @@
 # outlives a call, validation order, iteration order and ties, two queues, reply shapes and
 # binary-safe bulks, the epoch, time). 34 unseen wrong cores, 5 escaping real bugs; these 4
 # are caught since the generators send what they need: the sloppy fleet's binary payload and
-# result/failure text carry a CRLF (sim/run.cpp binary_payload, binary_text), a CLAIM of
+# result/failure text carry a CRLF (sim/run_fleet.cpp binary_payload, binary_text), a CLAIM of
 # COUNT 1 or without COUNT meets a corrupt row behind a sound one (two_id_setups case 1), a
 # FAIL meets dead a hash with a token that is not live, or pending a hash with no lease at all
-# (draw_odd_corruption case 5). The fifth (a sweep's judged list kept in a thread_local past a
+# (sim/adversarial_corrupt_rows.cpp set_key_of_wrong_type). The fifth (a sweep's judged list kept in a thread_local past a
 # refused sweep) is caught too (a sound member then a corrupt one, without LIMIT: case 2) but
 # its state lives across runs of one process, so its history does not replay alone and the
 # self-test cannot minimize it: left out. Numbered on from red team 8a.

@@ -1,7 +1,7 @@
 # Mutants of red team 8d's escapes (scale thresholds, scores and ties, faults seen from the
 # core, the sweep's order and lanes, replies under partial conditions): 38 unseen wrong cores,
-# 6 escaping real bugs; these are caught since the odd client sends what they need
-# (sim/odd_calls.cpp: many_jobs gives one setup in three runs of five equal scores over ids
+# 6 escaping real bugs; these are caught since the adversarial client sends what they need
+# (sim/adversarial_rare_setups.cpp: many_jobs gives one setup in three runs of five equal scores over ids
 # carrying a byte 0x01/'a'/0x80/0xff, and its sweep then a LIMIT that may cut a run; its CLAIM
 # is over 257..300 jobs one time in three, and one time in two followed by an EXTENDS of every
 # id with token 1 and a longer lease, live and not live interleaved; rare_rows puts an id in

@@ -1,6 +1,6 @@
 # Mutants of red team 9a's escapes (values and lengths in realistic ranges, parsing and
 # formatting): 46 unseen wrong cores, 31 escaping real bugs and 2 equivalent; these 31 are
-# caught since the generators send what they need. sim/odd_calls.cpp draw_value_edges (one odd
+# caught since the generators send what they need. sim/adversarial_value_edges.cpp (one adversarial
 # call in twenty of those that set up nothing else): FAIL and the sweep against budgets of two
 # digits or more (10 .. 10^6) with counts just below them, ending in 9, or (stalled) far past
 # them; live leases holding tokens of two digits or past 2^31, 2^32, 2^53 (deadlines sometimes
@@ -13,7 +13,7 @@
 # and the 1001 ghosts are followed by STATS; long_names' payloads take 65535..65537 bytes; a
 # sloppy fleet's payloads (jN, N = 4 mod 5), results and failure texts (N = 0, 3 mod 4) take
 # edge lengths (15..17, 22..24, 31..33, 63..65, 127, 128, 255..257, 511, 512, 1023..1025) or
-# numeric texts (sim/run.cpp edge_value). Coverage: six new situations (sim/run.h). Numbered
+# numeric texts (sim/run_fleet.cpp edge_value). Coverage: six new situations (sim/situations.h). Numbered
 # from 400.
 
 # 400. FAIL compares failures + 1 with max_failures as text (EMQ §4: f < max_failures, numbers):

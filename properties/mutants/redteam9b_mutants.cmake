@@ -6,12 +6,12 @@
 # (a) a share of runs (PlanSpace::long_lived_queue_per_mille, RunPlan::seq_start) starts every
 # queue's seq just below 2^24, 2^31, 2^32 or 2^53, or anywhere between 2^24 and 2^53, so the
 # fleet's ADDs and requeueing FAILs order jobs where a float no longer holds every integer;
-# and (b) one odd call in ten comes after an edge probe (sim/odd_calls.cpp draw_odd_boundary,
+# and (b) one adversarial call in ten comes after an edge probe (sim/adversarial_boundary_probes.cpp,
 # drawn from a stream of its own so every other draw stays as it was): a lease written by hand
 # at now, one ms before now, or half a ms either side of now, then EXTEND, EXTENDS (the id
 # named twice now and then, with its token or one it never held), COMPLETE (with or without
 # a result), FAIL (budget 1 or 3) or STALLED.CHECK (max_stalled 1 or 5). Numbered on from 450.
-# 450. ADD carries the new order through a float (saturating at int64's ends): past 2^24 the job is ordered at the nearest float, not at its seq (EMQ §4: ZADD pending <seq>). Needs an ADD past 2^24 (a long-lived queue; the odd setups' seqs are 0..dozens or at int64's top, where the saturation hides it).
+# 450. ADD carries the new order through a float (saturating at int64's ends): past 2^24 the job is ordered at the nearest float, not at its seq (EMQ §4: ZADD pending <seq>). Needs an ADD past 2^24 (a long-lived queue; the adversarial setups' seqs are 0..dozens or at int64's top, where the saturation hides it).
 trafikey_mutant(add_order_through_float verb.model verbs/add.cpp
   [==[  w.zadd(keys.pending(), order, argv[2]);]==]
   [==[  const float score = static_cast<float>(order);  // a zset score is floating point

@@ -75,7 +75,7 @@ TEST(Checker, a_start_judges_what_its_rollback_took_back_and_agrees_with_the_who
 
 // A call the model predicted write for write has its per-job judgements established
 // through the model's equality; the model's audit judges every call directly. On the
-// campaign's own plans (every space, odd client, faults, long-lived queues) both ways give
+// campaign's own plans (every space, adversarial client, faults, long-lived queues) both ways give
 // the same history and no violation, judge every invariant as often, and follow the same
 // state changes (the edges); and the model's way took most calls.
 TEST(Checker, a_call_the_model_predicted_is_judged_through_it_as_the_audit_judges_it_directly) {

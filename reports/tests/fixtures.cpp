@@ -1,5 +1,6 @@
 #include "reports/tests/fixtures.h"
 
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
@@ -78,6 +79,23 @@ std::size_t occurrences(const std::string& haystack, const std::string& needle) 
   std::size_t n = 0;
   for (std::size_t pos = haystack.find(needle); pos != std::string::npos; pos = haystack.find(needle, pos + 1)) ++n;
   return n;
+}
+
+bool missing_tool_allowed(std::string_view tool) {
+  const char* env = std::getenv("TRAFIKEY_ALLOW_MISSING_TOOLS");
+  std::string_view rest = env ? env : "";
+  while (!rest.empty()) {
+    const std::size_t comma = rest.find(',');
+    if (rest.substr(0, comma) == tool) return true;
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
+  }
+  return false;
+}
+
+std::string missing_tool_message(std::string_view tool, std::string_view install) {
+  return std::string(tool) + " is not on PATH, so this test cannot run: install it (" + std::string(install) +
+         "; ./dev.sh deps installs what the tests need), or, where it cannot be, let the test skip with "
+         "TRAFIKEY_ALLOW_MISSING_TOOLS=" + std::string(tool) + " (a comma-separated list, e.g. chromium,dot)";
 }
 
 std::size_t claim_grants(const std::string& history) {

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "reports/report.h"
@@ -34,5 +35,27 @@ std::size_t occurrences(const std::string& haystack, const std::string& needle);
 
 // Independent of the reports library: lease grants (CLAIM reply entries) in a history.
 std::size_t claim_grants(const std::string& history);
+
+// A test that needs an external tool (chromium, Graphviz's dot) and did not find it fails:
+// dev.sh installs both, and a test that skipped would count as passed in CI without having
+// run. It skips only where the developer's environment says so: TRAFIKEY_ALLOW_MISSING_TOOLS
+// lists the tool (comma-separated, e.g. "chromium,dot").
+bool missing_tool_allowed(std::string_view tool);
+std::string missing_tool_message(std::string_view tool, std::string_view install);
+
+}  // namespace trafikey::reports::testing
+
+// In a test body: when `found` is false, skips if TRAFIKEY_ALLOW_MISSING_TOOLS lists
+// `tool`, else fails, saying how to install it or to allow its absence.
+#define TRAFIKEY_REQUIRE_TOOL(found, tool, install)                                                     \
+  do {                                                                                                \
+    if (found) break;                                                                                 \
+    if (::trafikey::reports::testing::missing_tool_allowed(tool)) {                                   \
+      GTEST_SKIP() << tool << " is not installed; skipped: TRAFIKEY_ALLOW_MISSING_TOOLS lists it";    \
+    }                                                                                                 \
+    FAIL() << ::trafikey::reports::testing::missing_tool_message(tool, install);                      \
+  } while (0)
+
+namespace trafikey::reports::testing {
 
 }  // namespace trafikey::reports::testing

@@ -103,7 +103,7 @@ TEST(StateGraph, the_report_shows_dot_text_without_graphviz) {
 }
 
 TEST(StateGraph, the_report_embeds_graphviz_svg_when_dot_is_on_path) {
-  if (!dot_available()) GTEST_SKIP() << "Graphviz dot is not on PATH";
+  TRAFIKEY_REQUIRE_TOOL(dot_available(), "dot", "Graphviz; Debian: apt-get install graphviz");
   std::string error;
   const auto r = render_report({testing::input("x", testing::crossed_restart_then_extended())}, {}, &error);
   ASSERT_TRUE(r) << error;

@@ -289,8 +289,9 @@ std::map<std::string, KeyValue> RealSession::final_keys(const ScenarioKeys& keys
     }
     if (value.type == KeyType::zset) {
       const Reply r = admin_call({"ZRANGE", key, "0", "-1", "WITHSCORES"});
-      for (std::size_t i = 0; i + 1 < r.items().size(); i += 2) {
-        value.items.emplace_back(r.items()[i].text(), r.items()[i + 1].text());
+      const auto& members = r.items_if_array();
+      for (std::size_t i = 0; i + 1 < members.size(); i += 2) {
+        value.items.emplace_back(members[i].text(), members[i + 1].text());
       }
     }
     out[key] = std::move(value);

@@ -3,6 +3,7 @@
 #include "scenarios/runner/run_real.h"
 
 #include <string>
+#include <vector>
 
 #include "sim/scenario/write.h"
 
@@ -47,6 +48,36 @@ std::string real_skip_reason(const Scenario& scenario, const RealTarget& target)
     }
   }
   return {};
+}
+
+std::vector<std::string> skipped_steps(const RealTarget& target, Persistence persistence) {
+  // One step of each kind the language has (each alternative of Action, both words of
+  // replica/primary and deny/allow).
+  const Action one_of_each[] = {Call{"a", {"EMQ.STATS", "q"}, std::nullopt},
+                                Restart{},
+                                Failover{},
+                                Reload{},
+                                ReplicaRole{true},
+                                ReplicaRole{false},
+                                WriteDenied{"k"},
+                                WriteDenied{},
+                                ClockStep{1},
+                                Drift{1},
+                                EpochFault{EpochFault::Kind::fail},
+                                Lose{"a"},
+                                CheckRow{"q", "j", {{"state", "done"}}},
+                                CheckSet{"q", SetName::done, {}},
+                                CheckInvariants{}};
+  std::vector<std::string> words;
+  for (const Action& action : one_of_each) {
+    Scenario one;
+    one.options.persistence = persistence;
+    one.steps.push_back(Step{0, 1, action});
+    if (real_skip_reason(one, target).empty()) continue;
+    const std::string text = write_action(action);
+    words.push_back(text.substr(0, text.find(' ')));
+  }
+  return words;
 }
 
 }  // namespace trafikey::scenario

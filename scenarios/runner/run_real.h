@@ -5,8 +5,10 @@
 // Two targets:
 //   --server HOST:PORT   a running server with the module loaded. The runner deletes the
 //                        scenario's keys first (every key of each queue it names, and the
-//                        keys its plain commands name: nothing else). It cannot restart
-//                        that server, so files with `restart` are skipped.
+//                        keys its plain commands name: nothing else). It cannot restart,
+//                        fail over, reload or set the clock of that server, so files with
+//                        restart, failover, reload, clock or drift are skipped there: only
+//                        calls, lose and checks run (skipped_steps below lists them).
 //   --server-bin PATH    the runner starts PATH itself for each file (RealServer: a free
 //                        loopback port, a temporary directory, the module loaded, AOF on),
 //                        and stops it at the end. `restart` is SHUTDOWN and a new process
@@ -37,6 +39,8 @@
 //              failover the old primary is killed and the copy serves: its own run_id, the
 //              dataset the sim's lagging replica holds (faults/failover.scn checks that a
 //              write after the last sync is gone).
+//   reload     --server-bin only (with --cluster, on every node): DEBUG RELOAD, which only
+//              the servers the runner starts allow.
 //   clock +-MS, drift RATE   --server-bin only. Every server process the runner starts
 //              runs on one FakeClock (module/harness/fake_clock.h: a preloaded shim answers
 //              the server's wall-clock reads from a page the runner writes), whatever the
@@ -47,7 +51,9 @@
 //              restarted server or promoted replica reads the same clock. Leases, sweeps and
 //              time scores then come out as the sim's, which lets the differential check
 //              compare scores too (RunResult::clocks_agree).
-//   epoch fail / epoch malformed   sim only: nothing makes a real run_id read fail.
+//   epoch ..., replica, primary, deny, allow   sim only (scenario.h sim_only), on every
+//              target: nothing makes a real run_id read fail, and the runner neither
+//              demotes a server nor sets a user's ACL.
 // Times are real waits: step `at T` runs once T ms have passed on a
 // steady clock since the scenario started (the server started and answered); the server's
 // wall clock, with --server-bin, is the sim's (above), with --server its own. Each client
@@ -80,6 +86,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "scenarios/runner/run_result.h"
 #include "sim/scenario/scenario.h"
@@ -99,6 +106,10 @@ struct RealTarget {
 
 // Why `scenario` cannot run on `target`, naming the line that stops it; empty when it can.
 std::string real_skip_reason(const Scenario& scenario, const RealTarget& target);
+// The steps, by their first word ("restart", "epoch", ...), for which real_skip_reason
+// skips a file on `target` under `persistence`: asked of it one step at a time, so a help
+// text built from this names what the runner does.
+std::vector<std::string> skipped_steps(const RealTarget& target, Persistence persistence);
 
 // Runs a file real_skip_reason allows (otherwise: skipped, with the reason). A server that
 // cannot be started or reached fails the run with the reason as the failure.

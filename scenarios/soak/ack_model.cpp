@@ -170,9 +170,11 @@ std::string AckModel::on_fail(const std::vector<std::string>& argv, const Reply&
 std::string AckModel::on_sweep(const std::vector<std::string>& argv, const Reply& reply, const CallWindow& at,
                                const std::string& epoch, std::int64_t& transitions) {
   const std::int64_t max_stalled = number(argv[2]);
-  const auto& items = reply.items();
+  const auto& items = reply.items_if_array();
+  const auto list = [&](std::size_t i) { return items[i].kind() == Reply::Kind::array; };
   if (items.size() != 8 || items[0] != Reply::bulk("recovered") || items[2] != Reply::bulk("dead") ||
-      items[4] != Reply::bulk("ghosts") || items[6] != Reply::bulk("lanes")) {
+      items[4] != Reply::bulk("ghosts") || items[6] != Reply::bulk("lanes") || !list(1) || !list(3) || !list(5) ||
+      !list(7)) {
     return "reply " + render_reply(reply) + " is not recovered [..] dead [..] ghosts [..] lanes [..]";
   }
   if (!items[5].items().empty() || !items[7].items().empty()) {

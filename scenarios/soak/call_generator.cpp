@@ -289,7 +289,7 @@ void CallGenerator::observe(const Call& call, const Reply& reply) {
   const CommandSpec* spec = find_command(call.argv[0]);
   if (spec == nullptr || spec->id != VerbId::claim) return;
   for (const Reply& job : reply.items()) {
-    if (job.items().size() != 3) continue;
+    if (job.items_if_array().size() != 3) continue;
     tokens_.push_back(Token{call.argv[1], job.items()[0].text(), job.items()[1].as_integer()});
   }
   if (tokens_.size() > tokens_max) tokens_.erase(tokens_.begin(), tokens_.begin() + (tokens_.size() - tokens_max));

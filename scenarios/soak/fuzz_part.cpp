@@ -18,11 +18,14 @@ namespace trafikey::soak {
 namespace {
 
 bool all_zero(const Reply& reply) {
+  if (reply.kind() != Reply::Kind::array) return false;
   for (const Reply& item : reply.items()) {
     if (item.as_integer() != 0) return false;
   }
-  return reply.kind() == Reply::Kind::array;
+  return true;
 }
+
+bool empty_list(const Reply& reply) { return reply.kind() == Reply::Kind::array && reply.items().empty(); }
 
 // The reply says the call wrote nothing (EMQ §4, §5).
 bool promises_no_write(const Call& call, const Reply& reply) {
@@ -40,13 +43,13 @@ bool promises_no_write(const Call& call, const Reply& reply) {
     case VerbId::stalled_check: {
       // recovered [..] dead [..] ghosts [..] lanes [..]: nothing judged, nothing written
       // (lane rows are listed but left untouched).
+      if (reply.kind() != Reply::Kind::array || reply.items().size() != 8) return false;
       const auto& items = reply.items();
-      if (items.size() != 8) return false;
-      return items[1].items().empty() && items[3].items().empty() && items[5].items().empty();
+      return empty_list(items[1]) && empty_list(items[3]) && empty_list(items[5]);
     }
     case VerbId::claim:
       // Only the traffic queues are sure to hold no ghost (nothing there deletes a row).
-      return call.kind == Call::Kind::valid && reply.kind() == Reply::Kind::array && reply.items().empty();
+      return call.kind == Call::Kind::valid && empty_list(reply);
   }
   return false;
 }

@@ -1,5 +1,6 @@
 #include "scenarios/soak/part_run.h"
 
+#include "core/assert.h"
 #include "sim/keyspace.h"
 #include "sim/scenario/notation.h"
 
@@ -74,6 +75,7 @@ std::string render_reply(const Reply& reply) {
 
 PartRun::PartRun(Part part, const SoakOptions& options)
     : options_(options), start_(std::chrono::steady_clock::now()), last_progress_(start_) {
+  TRAFIKEY_ASSERT(options.budget.calls > 0 || options.budget.seconds > 0, "a part without a budget never ends");
   result_.part = part;
 }
 

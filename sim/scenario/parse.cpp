@@ -356,8 +356,7 @@ class FileParser {
     }
     const Token* verb = in.peek();
     if (!verb || verb->kind != Token::Kind::word || !is_known_verb(verb->text)) {
-      return in.expected("an EMQ verb or a plain command (HSET HGET HGETALL HDEL ZADD ZREM "
-                         "ZRANGE ZSCORE INCR SET DEL TYPE EXISTS) after '" + client->text + "'");
+      return in.expected(known_verbs() + " after '" + client->text + "'");
     }
     while (is_value(in.peek())) call.argv.push_back(in.next()->text);
     if (!in.at_end()) {
@@ -409,14 +408,15 @@ class FileParser {
       in.next();
       const Token* text = in.peek();
       if (text && text->kind == Token::Kind::string) {
-        // the exact bytes (a generated run's drawn shape, exported); never a good run_id
+        // the exact bytes (a generated run's drawn shape, exported; "" an empty read);
+        // never a good run_id
         if (sim::run_id_shape_ok(text->text)) {
           return in.expected("a malformed run_id after 'epoch malformed' (this one is 40 lowercase hex digits)");
         }
-        action = EpochFault{EpochFault::Kind::malformed, text->text};
+        action = EpochFault{EpochFault::Kind::malformed_text, text->text};
         in.next();
       } else {
-        action = EpochFault{EpochFault::Kind::malformed};
+        action = EpochFault{EpochFault::Kind::malformed_drawn};
       }
       return in.expect_end("the epoch fault");
     } else if (t && (t->kind == Token::Kind::word || t->kind == Token::Kind::string) &&

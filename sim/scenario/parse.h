@@ -6,19 +6,27 @@
 //   orders.scn:7:52: expected a reply after '=>'
 // It never throws and never stops at a warning: the first error ends the parse. Lines:
 //   scenario "TITLE"              exactly once, before every other line
-//   option persistence MODE       always | everysec | snapshot | none, before any step
-//   option seed N                 0..2^64-1; each option at most once
+//   option persistence MODE       always | everysec | snapshot | none
+//   option seed N                 0..2^64-1
+//   option snapshot_interval_ms MS, option replication_lag_ms MS
+//                                 1..86400000; each option at most once, before any step
 //   at T STEP                     T in ms, 0..2^53-1, never smaller than the line before
 // Steps (after `at T`):
-//   C: VERB ARG... [=> REPLY]     C a plain word without ':', VERB an EMQ verb or a plain
-//                                 command (any case), ARG words or strings
-//   restart | failover | check invariants
+//   C: VERB ARG... [=> REPLY]     C a plain word without ':'; VERB, any case, an EMQ verb,
+//                                 a plain command (sim/plain.h) or EVAL, EVALSHA, SCRIPT
+//                                 (scenario.h is_known_verb); ARG words or strings
+//   restart | failover | reload
+//   replica | primary             the server becomes a replica (refuses writes), or not
+//   deny KEY | allow              writes to KEY are denied (NOPERM), or none
 //   clock +MS | clock -MS         |MS| <= 2^53-1
 //   drift RATE                    a decimal number in 0..1000
-//   epoch fail | epoch malformed
+//   epoch fail | epoch malformed  the next start's run_id read fails / is malformed (drawn)
+//   epoch malformed "TEXT"        ... reads exactly TEXT, not a run_id; "" is an empty read
+//   epoch RUN_ID                  ... reads exactly RUN_ID (40 lowercase hex)
 //   lose C
 //   check row Q ID F=V...         one or more, distinct fields; V '-' means absent
 //   check set Q SET ID...         SET pending | active | done | dead; no ids: empty
+//   check invariants
 // Tokens and replies are as notation.h and reply_pattern.h describe.
 #pragma once
 

@@ -52,6 +52,16 @@ bool is_known_verb(std::string_view name) {
   return verb || sim::is_plain_command(name) || sim::Scripting::handles(name);
 }
 
+std::string known_verbs() {
+  std::string out = "an EMQ verb, a plain command (";
+  for (const std::string& name : sim::plain_command_names()) out += (out.back() == '(' ? "" : " ") + name;
+  out += ") or a script command (";
+  for (const std::string_view name : sim::Scripting::command_names) {
+    out += (out.back() == '(' ? "" : " ") + std::string(name);
+  }
+  return out + ")";
+}
+
 namespace {
 
 int pattern_depth(const ReplyPattern& pattern) {
@@ -88,14 +98,17 @@ struct ActionDefect {
     return std::nullopt;
   }
   std::optional<std::string> operator()(const EpochFault& fault) const {
-    if (fault.kind != EpochFault::Kind::fail && fault.kind != EpochFault::Kind::malformed &&
-        fault.kind != EpochFault::Kind::run_id) {
+    if (fault.kind != EpochFault::Kind::fail && fault.kind != EpochFault::Kind::malformed_drawn &&
+        fault.kind != EpochFault::Kind::malformed_text && fault.kind != EpochFault::Kind::run_id) {
       return "an epoch fault of no kind";
     }
     if (fault.kind == EpochFault::Kind::run_id && !sim::run_id_shape_ok(fault.run_id)) {
       return "an epoch run_id must be 40 lowercase hex digits";
     }
-    if (fault.kind == EpochFault::Kind::malformed && sim::run_id_shape_ok(fault.run_id)) {
+    if (fault.kind == EpochFault::Kind::malformed_drawn && !fault.run_id.empty()) {
+      return "a drawn malformed run_id has no text";
+    }
+    if (fault.kind == EpochFault::Kind::malformed_text && sim::run_id_shape_ok(fault.run_id)) {
       return "a malformed epoch run_id must not be 40 lowercase hex digits";
     }
     return std::nullopt;

@@ -82,17 +82,21 @@ struct Drift {
   double rate = 1.0;
   bool operator==(const Drift&) const = default;
 };
-// `epoch fail` / `epoch malformed`: the next start's run_id read fails / is malformed.
-// `epoch RUN_ID` (40 lowercase hex): the next start reads exactly this run_id, as when a
-// generated run drew one a character off an earlier process's (a near run_id); what the
-// seed alone would draw cannot say it.
+// The next start's run_id read (or a `reload`'s, if one comes first):
+//   `epoch fail`               fails (fail)
+//   `epoch malformed`          is malformed, a shape the world draws (malformed_drawn)
+//   `epoch malformed "TEXT"`   reads exactly TEXT, not a run_id; `""` is an empty read
+//                              (malformed_text: a generated run's read, replayed)
+//   `epoch RUN_ID`             reads exactly this run_id (40 lowercase hex), as when a
+//                              generated run drew one a character off an earlier
+//                              process's (a near run_id); what the seed alone would draw
+//                              cannot say it (run_id)
 struct EpochFault {
-  enum class Kind : std::uint8_t { fail, malformed, run_id };
+  enum class Kind : std::uint8_t { fail, malformed_drawn, malformed_text, run_id };
   EpochFault() = default;
   explicit EpochFault(Kind k, std::string id = {}) : kind(k), run_id(std::move(id)) {}
   Kind kind = Kind::fail;
-  // Kind::run_id: the run_id; Kind::malformed: the exact bytes read (empty: the world
-  // draws a malformed shape of its own)
+  // Kind::run_id: the run_id; Kind::malformed_text: the exact bytes read (maybe none)
   std::string run_id;
   bool operator==(const EpochFault&) const = default;
 };
@@ -170,6 +174,9 @@ bool is_client_name(std::string_view name);
 // An EMQ verb of the core's command table, a plain command of sim/plain.h, or EVAL,
 // EVALSHA and SCRIPT (sim/lua.h); any case.
 bool is_known_verb(std::string_view name);
+// What is_known_verb accepts, for messages, from the same tables: "an EMQ verb, a plain
+// command (HSET HGET ...) or a script command (EVAL EVALSHA SCRIPT)".
+std::string known_verbs();
 
 // The first rule `scenario` breaks, as a message naming the step ("step 3: ..."), or
 // nullopt when it is well formed: times in 0..time_ms_max and non-decreasing; calls by

@@ -1,9 +1,9 @@
 #include "sim/scenario/write.h"
 
 #include <algorithm>
-#include <cassert>
 #include <charconv>
 
+#include "core/assert.h"
 #include "sim/keyspace.h"
 #include "sim/scenario/notation.h"
 
@@ -15,7 +15,7 @@ namespace {
 std::string format_rate(double rate) {
   char buf[64];
   const auto [end, ec] = std::to_chars(buf, buf + sizeof buf, rate);
-  assert(ec == std::errc{});
+  TRAFIKEY_ASSERT(ec == std::errc{}, "64 bytes hold any double's shortest form");
   return std::string(buf, end);
 }
 
@@ -40,8 +40,8 @@ struct ActionText {
   std::string operator()(const EpochFault& fault) const {
     switch (fault.kind) {
       case EpochFault::Kind::fail: return "epoch fail";
-      case EpochFault::Kind::malformed:
-        return fault.run_id.empty() ? "epoch malformed" : "epoch malformed " + sim::quote_bytes(fault.run_id);
+      case EpochFault::Kind::malformed_drawn: return "epoch malformed";
+      case EpochFault::Kind::malformed_text: return "epoch malformed " + sim::quote_bytes(fault.run_id);
       case EpochFault::Kind::run_id: return "epoch " + fault.run_id;
     }
     return "epoch fail";
@@ -93,7 +93,7 @@ std::string write_step(const Step& step) {
 }
 
 std::string write_scenario(const Scenario& scenario) {
-  assert(!find_defect(scenario));
+  TRAFIKEY_ASSERT(!find_defect(scenario), "a scenario written must parse back: built in code, check it with find_defect");
   std::string out = "scenario " + sim::quote_bytes(scenario.title) + "\n";
   out += "option persistence " + std::string(persistence_name(scenario.options.persistence)) + "\n";
   out += "option seed " + std::to_string(scenario.options.seed) + "\n";

@@ -31,7 +31,7 @@ namespace trafikey::scenario {
 inline constexpr std::size_t arrow_column_max = 56;  // widest call text the arrows align to
 
 // The whole file, ending with a newline. Precondition: find_defect(scenario) is nullopt
-// (asserted in debug builds; a defect gives text that does not parse back).
+// (asserted; a defect gives text that does not parse back).
 std::string write_scenario(const Scenario& scenario);
 
 // One step on one line, single-spaced: "at 1500 check row orders j1 state=pending", for

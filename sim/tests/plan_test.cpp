@@ -6,6 +6,8 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -16,6 +18,21 @@
 
 namespace trafikey::sim {
 namespace {
+
+// A fault's "amount" and "target" as the plan's JSON holds them, spelt out here apart from
+// plan.cpp: the kind's number or 0, its worker, actor or job number or -1.
+std::pair<std::int64_t, int> amount_and_target(const Fault& f) {
+  if (const auto* x = std::get_if<fault::ClockStep>(&f.what)) return {x->delta_ms, -1};
+  if (const auto* x = std::get_if<fault::ClockRate>(&f.what)) return {x->rate_per_mille, -1};
+  if (const auto* x = std::get_if<fault::WorkerClockStep>(&f.what)) return {x->delta_ms, x->worker};
+  if (const auto* x = std::get_if<fault::WorkerDeath>(&f.what)) return {0, x->worker};
+  if (const auto* x = std::get_if<fault::WorkerPause>(&f.what)) return {x->pause_ms, x->worker};
+  if (const auto* x = std::get_if<fault::LostReply>(&f.what)) return {0, x->actor};
+  if (const auto* x = std::get_if<fault::RowDelete>(&f.what)) return {0, x->job_number};
+  if (const auto* x = std::get_if<fault::LaneMark>(&f.what)) return {0, x->job_number};
+  if (const auto* x = std::get_if<fault::Upgrade>(&f.what)) return {0, x->worker};
+  return {0, -1};
+}
 
 // The text as the nlohmann document printed it before plan_json wrote it directly: the
 // reference, byte for byte.
@@ -47,8 +64,8 @@ std::string nlohmann_json(const RunPlan& plan) {
   j["safety_ms"] = plan.safety_ms;
   auto& faults = j["faults"] = nlohmann::ordered_json::array();
   for (const auto& f : plan.faults) {
-    faults.push_back({{"at_ms", f.at_ms}, {"kind", fault_name(f.kind)}, {"amount", f.amount},
-                      {"target", f.target}});
+    const auto [amount, target] = amount_and_target(f);
+    faults.push_back({{"at_ms", f.at_ms}, {"kind", fault_name(f.kind())}, {"amount", amount}, {"target", target}});
   }
   j["sweep_limit"] = plan.sweep_limit;
   j["claim_overask"] = plan.claim_overask;
@@ -92,8 +109,9 @@ TEST(Plan, json_matches_the_nlohmann_document_at_the_edges) {
   plan.work_max_ms = std::numeric_limits<std::int64_t>::max();
   plan.use_extends = false;
   plan.workers = {WorkerClock{-1, 0}, WorkerClock{std::numeric_limits<std::int64_t>::min(), -7}};
-  plan.faults = {Fault{-5, FaultKind::lane_mark, std::numeric_limits<std::int64_t>::max(), -1},
-                 Fault{0, FaultKind::epoch_malformed, 0, std::numeric_limits<int>::max()}};
+  plan.faults = {Fault{-5, fault::ClockStep{std::numeric_limits<std::int64_t>::max()}},
+                 Fault{0, fault::LostReply{std::numeric_limits<int>::max()}},
+                 Fault{1, fault::WorkerPause{std::numeric_limits<int>::min(), std::numeric_limits<std::int64_t>::min()}}};
   EXPECT_EQ(plan_json(plan), nlohmann_json(plan)) << "extreme numbers";
   // Queue names: plain ones are written directly, the rest fall back; either way the same.
   for (const std::string& queue : std::vector<std::string>{"q", "a b~!", "emq-1", "x\"y", "back\\slash", std::string("nul\0", 4),
@@ -106,7 +124,7 @@ TEST(Plan, json_matches_the_nlohmann_document_at_the_edges) {
 TEST(Plan, json_text_is_as_documented) {
   RunPlan plan;
   plan.workers = {WorkerClock{-3, 999}};
-  plan.faults = {Fault{7, FaultKind::clock_step, -250, -1}};
+  plan.faults = {Fault{7, fault::ClockStep{-250}}};
   EXPECT_EQ(plan_json(plan),
             "{\"seed\":1,\"queue\":\"q\",\"jobs\":12,\"add_spread_ms\":2000,"
             "\"workers\":[{\"offset_ms\":-3,\"rate_per_mille\":999}],\"claim_count\":2,"
@@ -148,11 +166,11 @@ TEST(Plan, several_queues_are_written_only_when_more_than_one) {
   EXPECT_FALSE(wrong);
 }
 
-// The odd client: written only when not 0, read back, 0..1000 (validate names the field).
-TEST(Plan, odd_calls_are_written_only_when_some) {
+// The adversarial client: written (as "odd_calls") only when not 0, read back, 0..1000 (validate names the field).
+TEST(Plan, adversarial_calls_are_written_only_when_some) {
   RunPlan plan;
   EXPECT_EQ(plan_json(plan).find("odd_calls"), std::string::npos);
-  plan.odd_calls = 12;
+  plan.adversarial_calls = 12;
   const std::string text = plan_json(plan);
   EXPECT_TRUE(text.ends_with(",\"time_quantum_ms\":0,\"odd_calls\":12}")) << text;
   std::string error;
@@ -161,7 +179,7 @@ TEST(Plan, odd_calls_are_written_only_when_some) {
   EXPECT_EQ(*back, plan);
   EXPECT_EQ(validate_plan(plan), "");
   for (int bad : {-1, 1001}) {
-    plan.odd_calls = bad;
+    plan.adversarial_calls = bad;
     EXPECT_EQ(validate_plan(plan), "plan: odd_calls must be in 0..1000") << bad;
   }
 }
@@ -196,14 +214,14 @@ TEST(Plan, seq_start_is_written_only_when_set_and_orders_the_first_add_past_it) 
   EXPECT_GT(a.situations.count("order-past-float-integers"), 0u);
 }
 
-// A run with an odd client sends its calls as actor x, and the same plan gives the same
+// A run with an adversarial client sends its calls as actor x, and the same plan gives the same
 // history; the draws of the catalog are the run's own.
-TEST(Plan, an_odd_client_calls_as_x_and_stays_deterministic) {
+TEST(Plan, an_adversarial_client_calls_as_x_and_stays_deterministic) {
   RunPlan plan;
   plan.seed = 7;
   plan.jobs = 4;
   plan.safety_ms = 3000;
-  plan.odd_calls = 20;
+  plan.adversarial_calls = 20;
   const RunSummary a = run_plan(plan);
   const RunSummary b = run_plan(plan);
   EXPECT_EQ(a.fingerprint, b.fingerprint);
@@ -211,14 +229,60 @@ TEST(Plan, an_odd_client_calls_as_x_and_stays_deterministic) {
   EXPECT_GT(a.situations.count("odd-call-refused") + a.situations.count("odd-call-read"), 0u);
 }
 
+// Each fault kind carries exactly its fields: every kind, with values in each field it has,
+// reads back from its JSON as it was written.
+TEST(Plan, every_fault_kind_reads_back_with_its_fields) {
+  RunPlan plan;
+  plan.faults = {Fault{1, fault::Restart{}},          Fault{2, fault::Failover{}},
+                 Fault{3, fault::ClockStep{-40}},      Fault{4, fault::ClockRate{900}},
+                 Fault{5, fault::WorkerClockStep{2, 70}}, Fault{6, fault::WorkerDeath{1}},
+                 Fault{7, fault::WorkerPause{0, 500}}, Fault{8, fault::LostReply{3}},
+                 Fault{9, fault::EpochFail{}},         Fault{10, fault::EpochMalformed{}},
+                 Fault{11, fault::RowDelete{4}},       Fault{12, fault::LaneMark{5}},
+                 Fault{13, fault::Upgrade{1}},         Fault{14, fault::Reload{}}};
+  ASSERT_EQ(plan.faults.size(), fault_kind_count);
+  for (std::size_t i = 0; i < fault_kind_count; ++i) EXPECT_EQ(plan.faults[i].kind(), static_cast<FaultKind>(i));
+  std::string error;
+  const auto back = parse_plan(plan_json(plan), &error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(*back, plan);
+  EXPECT_NE(plan_json(plan).find("{\"at_ms\":7,\"kind\":\"worker_pause\",\"amount\":500,\"target\":0}"),
+            std::string::npos);
+}
+
+// A field a kind does not carry holds its default in the JSON (amount 0, target -1), as
+// plan_json writes it; any other value is refused, naming the field.
+TEST(Plan, a_fault_field_its_kind_does_not_carry_is_refused) {
+  RunPlan plan;
+  plan.faults = {Fault{1, fault::Restart{}}};
+  const std::string text = plan_json(plan);
+  const std::string written = "\"kind\":\"restart\",\"amount\":0,\"target\":-1";
+  ASSERT_NE(text.find(written), std::string::npos) << text;
+  std::string error;
+  std::string with_amount = text;
+  with_amount.replace(text.find(written), written.size(), "\"kind\":\"restart\",\"amount\":5,\"target\":-1");
+  EXPECT_FALSE(parse_plan(with_amount, &error));
+  EXPECT_EQ(error, "plan: faults.amount of restart must be 0: restart carries no amount");
+  std::string with_target = text;
+  with_target.replace(text.find(written), written.size(), "\"kind\":\"restart\",\"amount\":0,\"target\":2");
+  EXPECT_FALSE(parse_plan(with_target, &error));
+  EXPECT_EQ(error, "plan: faults.target of restart must be -1: restart carries no target");
+  plan.faults = {Fault{1, fault::ClockRate{1200}}};
+  std::string rate = plan_json(plan);
+  const std::string rate_written = "\"amount\":1200,\"target\":-1";
+  rate.replace(rate.find(rate_written), rate_written.size(), "\"amount\":1200,\"target\":0");
+  EXPECT_FALSE(parse_plan(rate, &error));
+  EXPECT_EQ(error, "plan: faults.target of clock_rate must be -1: clock_rate carries no target");
+}
+
 // --faults: every kind by its own name, the groups, the old spelling lost-reply; a bad
 // name is refused and named.
 TEST(FaultList, every_kind_parses_by_its_own_name) {
-  for (std::uint8_t i = 0; i <= static_cast<std::uint8_t>(FaultKind::lane_mark); ++i) {
-    const auto kind = static_cast<FaultKind>(i);
-    const auto parsed = parse_fault_list(fault_name(kind));
-    ASSERT_TRUE(parsed) << fault_name(kind);
-    EXPECT_EQ(*parsed, std::vector<FaultKind>{kind}) << fault_name(kind);
+  for (std::string_view name : fault_kind_names()) {
+    const auto parsed = parse_fault_list(name);
+    ASSERT_TRUE(parsed) << name;
+    EXPECT_EQ(*parsed, std::vector<FaultKind>{*parse_fault_kind(name)}) << name;
+    EXPECT_EQ(fault_name(parsed->front()), name);
   }
 }
 
@@ -242,9 +306,7 @@ TEST(FaultList, a_bad_name_is_refused_and_named) {
   EXPECT_FALSE(parse_fault_list("restart,clock-step", &error));
   EXPECT_EQ(error, "unknown fault kind 'clock-step'");
   const std::string help = fault_list_help();
-  for (std::uint8_t i = 0; i <= static_cast<std::uint8_t>(FaultKind::lane_mark); ++i) {
-    EXPECT_NE(help.find(fault_name(static_cast<FaultKind>(i))), std::string::npos);
-  }
+  for (std::string_view name : fault_kind_names()) EXPECT_NE(help.find(name), std::string::npos) << name;
   EXPECT_NE(help.find("clock = clock_step,clock_rate,worker_clock"), std::string::npos) << help;
 }
 

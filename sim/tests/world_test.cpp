@@ -397,7 +397,7 @@ TEST(Run, a_paused_workers_late_complete_gets_zero) {
   plan.sweep_interval_ms = 100;
   plan.max_stalled = 5;
   plan.safety_ms = 10000;
-  plan.faults = {Fault{100, FaultKind::worker_pause, 3000, 0}};
+  plan.faults = {Fault{100, fault::WorkerPause{0, 3000}}};
   const RunSummary s = run_plan(plan);
   const std::string& h = s.history;
   const auto complete = h.find("\"call\":[\"EMQ.COMPLETE\",\"q\",\"j1\",\"1\"");
@@ -413,7 +413,7 @@ TEST(Run, a_dead_worker_never_calls_again) {
   plan.jobs = 2;
   plan.workers = {WorkerClock{}, WorkerClock{}};
   plan.safety_ms = 5000;
-  plan.faults = {Fault{1000, FaultKind::worker_death, 0, 0}};
+  plan.faults = {Fault{1000, fault::WorkerDeath{0}}};
   const RunSummary s = run_plan(plan);
   const auto death = s.history.find("\"fault\":\"worker_death\"");
   ASSERT_NE(death, std::string::npos);

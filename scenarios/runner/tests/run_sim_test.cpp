@@ -10,6 +10,7 @@
 #include "sim/plan.h"
 #include "sim/run.h"
 #include "scenarios/runner/differential.h"
+#include "scenarios/runner/run_real.h"
 #include "sim/scenario/parse.h"
 #include "scenarios/runner/run_sim.h"
 #include "sim/scenario/write.h"
@@ -135,6 +136,25 @@ TEST(RunSim, faults_are_world_steps) {
   ASSERT_EQ(r.calls.size(), 4u);
   EXPECT_EQ(r.calls[3].reply.kind(), Reply::Kind::error) << "no module after a malformed run_id";
   EXPECT_NE(r.history.find("\"fault\":\"clock_rate\",\"rate_per_mille\":2000"), std::string::npos);
+}
+
+// On the sim a step makes the server a replica or denies writes to a key (both sim-only:
+// a real target skips the file); writing verbs meet the fence or the ACL, and writes
+// nothing until `primary` / `allow`.
+TEST(RunSim, replica_and_deny_steps_refuse_writes_on_the_sim) {
+  const RunResult r = run(std::string(header) +
+                          "at 0 replica\n"
+                          "at 0 a: EMQ.ADD q j1 x => error \"READONLY EMQ not a writable primary\"\n"
+                          "at 0 primary\n"
+                          "at 0 deny \"emq:{q}:pending\"\n"
+                          "at 0 a: EMQ.ADD q j1 x => error \"NOPERM EMQ no write access to emq:{q}:pending\"\n"
+                          "at 0 check set q pending\n"
+                          "at 0 allow\n"
+                          "at 0 a: EMQ.ADD q j1 x => 1\n"
+                          "at 0 check set q pending j1\n"
+                          "at 0 check invariants\n");
+  EXPECT_EQ(r.status, CheckStatus::passed) << (r.failure ? describe_failure("", *r.failure) : "");
+  EXPECT_EQ(r.calls.size(), 3u);
 }
 
 TEST(RunSim, sim_run_ids_are_what_each_incarnation_answers) {
@@ -355,6 +375,71 @@ TEST(Export, bytes_outside_ascii_come_back_as_the_same_bytes) {
   EXPECT_EQ(*claim.expect, exact_pattern(Reply::array({Reply::array(
                                {Reply::bulk("j\xc3\xa9"), Reply::integer(1), Reply::bulk(std::string("\x00\x01\x7f\x80", 4))})})));
   EXPECT_EQ(run_on_sim(parsed.value()).status, CheckStatus::passed);
+}
+
+// What a real target skips, step by step (the help of `scenario --server`, `--server-bin`
+// and `--cluster` is built from this): on a running server only calls, lose and checks
+// run; a server the runner starts does every fault but the sim-only ones, and a restart
+// only when no write is lost to it; a cluster neither restarts, fails over nor sets a clock.
+TEST(RealSkip, each_target_skips_the_steps_it_cannot_do) {
+  using Words = std::vector<std::string>;
+  RealTarget running, started, cluster;
+  running.host = "localhost";
+  running.port = 6379;
+  started.server_bin = cluster.server_bin = "valkey-server";
+  cluster.cluster_primaries = 3;
+  const Words sim_only{"replica", "primary", "deny", "allow", "epoch"};
+  EXPECT_EQ(skipped_steps(running, Persistence::always),
+            (Words{"restart", "failover", "reload", "replica", "primary", "deny", "allow", "clock", "drift", "epoch"}));
+  EXPECT_EQ(skipped_steps(started, Persistence::always), sim_only);
+  EXPECT_EQ(skipped_steps(started, Persistence::none), sim_only);
+  for (auto lossy : {Persistence::everysec, Persistence::snapshot}) {
+    EXPECT_EQ(skipped_steps(started, lossy), (Words{"restart", "replica", "primary", "deny", "allow", "epoch"}));
+  }
+  EXPECT_EQ(skipped_steps(cluster, Persistence::always),
+            (Words{"restart", "failover", "replica", "primary", "deny", "allow", "clock", "drift", "epoch"}));
+}
+
+// The lines of a history after its header (which names the scenario that ran).
+std::string body_of(const std::string& history) { return history.substr(history.find('\n') + 1); }
+
+// An empty run_id read, at a reload and at a restart, exports as `epoch malformed ""`, which
+// replays the same empty read (a bare `epoch malformed` draws a shape, here not an empty
+// one), so the replay's history is the original's line for line.
+TEST(Export, an_empty_run_id_read_replays_as_the_same_empty_read) {
+  const std::string steps =
+      "at 0  a: EMQ.ADD q j1 hello\n"
+      "at 10 epoch malformed{}\n"
+      "at 10 reload\n"
+      "at 20 a: EMQ.ADD q j2 x\n"
+      "at 30 epoch malformed{}\n"
+      "at 30 restart\n"
+      "at 40 a: EMQ.ADD q j3 y\n";
+  const auto with = [&](const std::string& text) {
+    std::string out = "scenario \"t\"\noption seed 2\n" + steps;
+    for (std::size_t at; (at = out.find("{}")) != std::string::npos;) out.replace(at, 2, text);
+    return out;
+  };
+  const RunResult original = run(with(" \"\""));
+  ASSERT_EQ(original.status, CheckStatus::passed);
+  ASSERT_NE(original.history.find("\"read_faulted\":true,\"module\":false,\"read\":\"\""), std::string::npos)
+      << original.history;
+  ASSERT_NE(original.history.find("\"fault\":\"restart\",\"run_id\":\"\",\"module\":false"), std::string::npos)
+      << original.history;
+  const RunResult drawn = run(with(""));
+  EXPECT_EQ(drawn.history.find("\"read\":\"\""), std::string::npos) << "seed 2 draws a shape that is not empty";
+
+  const std::string text = properties::export_scenario(original.history, {});
+  auto parsed = parse_scenario(text, "export.scn");
+  ASSERT_TRUE(parsed.ok()) << to_string(parsed.error()) << "\n" << text;
+  std::size_t empty_reads = 0;
+  for (const Step& step : parsed.value().steps) {
+    if (step.action == Action(EpochFault{EpochFault::Kind::malformed_text, ""})) ++empty_reads;
+  }
+  EXPECT_EQ(empty_reads, 2u) << text;
+  const RunResult replay = run_on_sim(parsed.value(), {"export.scn", true});
+  ASSERT_EQ(replay.status, CheckStatus::passed) << describe_failure("export.scn", *replay.failure);
+  EXPECT_EQ(body_of(replay.history), body_of(original.history));
 }
 
 TEST(Export, a_history_that_is_not_one_exports_nothing) {

@@ -2,7 +2,15 @@
 // (sim/scenario/parse.h).
 #include <gtest/gtest.h>
 
+#include <set>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "sim/lua.h"
+#include "sim/plain.h"
 #include "sim/scenario/parse.h"
+#include "sim/scenario/write.h"
 
 namespace trafikey::scenario {
 namespace {
@@ -31,6 +39,21 @@ void expect_step_refused(std::string_view line, int column, std::string_view mes
   expect_refused("scenario \"t\"\n" + std::string(line) + "\n", {2, column, message_part});
 }
 
+// A message's words, split at spaces, parentheses and commas.
+std::set<std::string> words_of(const std::string& message) {
+  std::set<std::string> words;
+  std::string word;
+  for (const char c : message + " ") {
+    if (c == ' ' || c == '(' || c == ')' || c == ',') {
+      if (!word.empty()) words.insert(word);
+      word.clear();
+    } else {
+      word += c;
+    }
+  }
+  return words;
+}
+
 TEST(ParseError, renders_as_file_line_column_message) {
   EXPECT_EQ(to_string(ParseError{"orders.scn", 7, 31, "expected a reply after '=>'"}),
             "orders.scn:7:31: expected a reply after '=>'");
@@ -47,6 +70,29 @@ TEST(ParseError, unknown_step) {
   expect_step_refused("at 0 a:EMQ.ADD q j x", 6, "found 'a:EMQ.ADD'");
   expect_step_refused("at 0", 5, "expected a step");
   expect_step_refused("at 0 \"restart\"", 6, "expected a step");
+}
+
+// The message of an unknown step names the first word of every kind of step the writer
+// writes (one of each alternative of Action), so a step added to the language without
+// adding it to the message fails here.
+TEST(ParseError, an_unknown_step_lists_every_step) {
+  const std::vector<Action> one_of_each{
+      Call{"a", {"EMQ.STATS", "q"}, std::nullopt}, Restart{}, Failover{}, ClockStep{5}, Drift{1.5},
+      EpochFault{EpochFault::Kind::fail}, Lose{"a"}, CheckRow{"q", "j1", {{"state", "done"}}},
+      CheckSet{"q", SetName::done, {}}, CheckInvariants{}, Reload{}, ReplicaRole{true}, ReplicaRole{false},
+      WriteDenied{"k"}, WriteDenied{}};
+  std::set<std::size_t> kinds;
+  for (const Action& a : one_of_each) kinds.insert(a.index());
+  ASSERT_EQ(kinds.size(), std::variant_size_v<Action>) << "one step of each kind";
+  auto p = parse_scenario("scenario \"t\"\nat 0 explode\n", "orders.scn");
+  ASSERT_FALSE(p.ok());
+  const std::string& message = p.error().message;
+  const std::set<std::string> words = words_of(message);
+  for (const Action& a : one_of_each) {
+    std::string word = write_action(a).substr(0, write_action(a).find(' '));
+    if (std::holds_alternative<Call>(a)) word = "CLIENT:";
+    EXPECT_TRUE(words.contains(word)) << word << " is not named in: " << message;
+  }
 }
 
 TEST(ParseError, time_going_backwards) {
@@ -111,8 +157,24 @@ TEST(ParseError, unknown_line_start) {
   expect_step_refused("  [", 3, "found '['");
 }
 
+// The message of an unknown verb names every command a call may send besides the EMQ
+// verbs, from the tables the parser accepts them by.
+TEST(ParseError, an_unknown_verb_lists_every_plain_and_script_command) {
+  auto p = parse_scenario("scenario \"t\"\nat 0 a: GET k\n", "orders.scn");
+  ASSERT_FALSE(p.ok());
+  const std::string& message = p.error().message;
+  const std::set<std::string> words = words_of(message);
+  std::vector<std::string> names = sim::plain_command_names();
+  names.insert(names.end(), sim::Scripting::command_names.begin(), sim::Scripting::command_names.end());
+  ASSERT_GE(names.size(), 16u);
+  for (const std::string& name : names) {
+    EXPECT_TRUE(words.contains(name)) << name << " is not named in: " << message;
+    EXPECT_TRUE(parse_scenario("scenario \"t\"\nat 0 a: " + name + " k\n", "").ok()) << name << " is a verb";
+  }
+}
+
 TEST(ParseError, unknown_verb_or_bad_client) {
-  expect_step_refused("at 0 a: EMQ.NOPE q", 9, "expected an EMQ verb or a plain command");
+  expect_step_refused("at 0 a: EMQ.NOPE q", 9, "expected an EMQ verb, a plain command (HSET");
   expect_step_refused("at 0 a: GET k", 9, "found 'GET'");
   expect_step_refused("at 0 a:", 8, "found the end of the line");
   expect_step_refused("at 0 a: \"EMQ.ADD\" q j p", 9, "expected an EMQ verb");

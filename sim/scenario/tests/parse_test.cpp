@@ -136,9 +136,11 @@ TEST(Parse, fault_steps) {
   EXPECT_EQ(action_of("at 5 drift 0"), Action(Drift{0.0}));
   EXPECT_EQ(action_of("at 5 drift 1000"), Action(Drift{1000.0}));
   EXPECT_EQ(action_of("at 5 epoch fail"), Action(EpochFault{EpochFault::Kind::fail}));
-  EXPECT_EQ(action_of("at 5 epoch malformed"), Action(EpochFault{EpochFault::Kind::malformed}));
+  EXPECT_EQ(action_of("at 5 epoch malformed"), Action(EpochFault{EpochFault::Kind::malformed_drawn}));
   EXPECT_EQ(action_of("at 5 epoch malformed \"0123456789ABCDEF0123456789abcdef01234567\""),
-            Action(EpochFault{EpochFault::Kind::malformed, "0123456789ABCDEF0123456789abcdef01234567"}));
+            Action(EpochFault{EpochFault::Kind::malformed_text, "0123456789ABCDEF0123456789abcdef01234567"}));
+  // "" is an empty read, exactly: not a shape drawn
+  EXPECT_EQ(action_of("at 5 epoch malformed \"\""), Action(EpochFault{EpochFault::Kind::malformed_text, ""}));
   const std::string id = "0123456789abcdef0123456789abcdef01234567";
   EXPECT_EQ(action_of("at 5 epoch " + id), Action(EpochFault{EpochFault::Kind::run_id, id}));
   EXPECT_EQ(action_of("at 5 epoch \"" + id + "\""), Action(EpochFault{EpochFault::Kind::run_id, id}));

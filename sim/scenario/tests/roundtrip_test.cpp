@@ -150,11 +150,12 @@ rc::Gen<Action> action() {
                           gen::inRange<std::int64_t>(-time_ms_max, time_ms_max + 1)),
                [](std::int64_t d) { return Action(ClockStep{d}); }),
       gen::map(drift_rate(), [](double r) { return Action(Drift{r}); }),
-      gen::map(gen::element(EpochFault::Kind::fail, EpochFault::Kind::malformed),
+      gen::map(gen::element(EpochFault::Kind::fail, EpochFault::Kind::malformed_drawn),
                [](EpochFault::Kind k) { return Action(EpochFault{k}); }),
-      // a malformed run_id given byte for byte (any bytes but a good run_id's shape)
+      // a malformed run_id given byte for byte (any bytes but a good run_id's shape, none
+      // included)
       gen::map(gen::suchThat(any_bytes(), [](const std::string& b) { return !sim::run_id_shape_ok(b); }),
-               [](std::string b) { return Action(EpochFault{EpochFault::Kind::malformed, std::move(b)}); }),
+               [](std::string b) { return Action(EpochFault{EpochFault::Kind::malformed_text, std::move(b)}); }),
       gen::map(client_name(), [](std::string c) { return Action(Lose{std::move(c)}); }),
       check_row(),
       gen::map(

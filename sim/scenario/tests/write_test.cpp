@@ -64,8 +64,9 @@ TEST(Write, every_step_form) {
   EXPECT_EQ(write_action(Drift{0.1}), "drift 0.1");
   EXPECT_EQ(write_action(Drift{1000}), "drift 1000");
   EXPECT_EQ(write_action(EpochFault{EpochFault::Kind::fail}), "epoch fail");
-  EXPECT_EQ(write_action(EpochFault{EpochFault::Kind::malformed}), "epoch malformed");
-  EXPECT_EQ(write_action(EpochFault{EpochFault::Kind::malformed, "0123\n"}), "epoch malformed \"0123\\x0a\"");
+  EXPECT_EQ(write_action(EpochFault{EpochFault::Kind::malformed_drawn}), "epoch malformed");
+  EXPECT_EQ(write_action(EpochFault{EpochFault::Kind::malformed_text, "0123\n"}), "epoch malformed \"0123\\x0a\"");
+  EXPECT_EQ(write_action(EpochFault{EpochFault::Kind::malformed_text, ""}), "epoch malformed \"\"") << "an empty read";
   EXPECT_EQ(write_action(EpochFault{EpochFault::Kind::run_id, "0123456789abcdef0123456789abcdef01234567"}),
             "epoch 0123456789abcdef0123456789abcdef01234567");
   EXPECT_EQ(write_action(Lose{"w1"}), "lose w1");

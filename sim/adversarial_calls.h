@@ -1,5 +1,5 @@
-// The odd client: the calls a sloppy or hostile client sends among the fleet's (a plan's
-// RunPlan::odd_calls). The fleet only ever sends well-formed calls with the spellings
+// The adversarial client: the calls a sloppy or hostile client sends among the fleet's (a plan's
+// RunPlan::adversarial_calls). The fleet only ever sends well-formed calls with the spellings
 // it was written with, so without these a core that misreads an argument, a bound, an
 // option's case, a read-only verb or a token ahead of the row would pass every run.
 //
@@ -11,6 +11,11 @@
 // attempts (never live). Most are refused or read-only or answer 0; the few that write
 // (a sweep with an unusual spelling or budget) write what the contract says, so the
 // checker and the model judge every one like any other call.
+//
+// Four catalogues, a file each (sim/adversarial_setup.h lists them): single calls
+// (draw_adversarial_call, draw_fleet_call), corruption setups (draw_corruption_setup), value
+// edges (draw_value_edges) and edge probes (draw_boundary_probe). The driver that sends them
+// is sim/run_adversarial_client.cpp.
 #pragma once
 
 #include <cstdint>
@@ -23,7 +28,7 @@
 namespace trafikey::sim {
 
 // A queue's key names spelt as EMQ §1 writes them ("emq:{q}:pending", "emq:{q}:job:<id>"),
-// not by the core's QueueKeys: the odd client's setups and its ACL step name keys through
+// not by the core's QueueKeys: the adversarial client's setups and its ACL step name keys through
 // this, so a core that built a name wrong does not build the setup's names wrong with it.
 struct SpecKeys {
   explicit SpecKeys(std::string_view q) : prefix("emq:{" + std::string(q) + "}:") {}
@@ -36,8 +41,8 @@ struct SpecKeys {
   std::string prefix;
 };
 
-// What an odd call is aimed at: one of the run's jobs, as the dataset holds it now.
-struct OddTarget {
+// What an adversarial call is aimed at: one of the run's jobs, as the dataset holds it now.
+struct AdversaryTarget {
   std::string queue;          // the job's queue
   std::string id;             // jN
   std::int64_t attempts = 0;  // the row's attempts (0: none, or no row)
@@ -49,15 +54,15 @@ struct OddTarget {
   std::string run_id;            // the serving process's run_id
 };
 
-// The odd call's arguments, argv[0] the verb. Draws from `prng` only.
-std::vector<std::string> draw_odd_call(Prng& prng, const OddTarget& target);
+// The adversarial call's arguments, argv[0] the verb. Draws from `prng` only.
+std::vector<std::string> draw_adversarial_call(Prng& prng, const AdversaryTarget& target);
 
 // A call as the fleet spells it, with the target's own token (live when the target holds
 // a lease): every verb, each well-formed, so a server that may not write refuses each
 // writing one at its fence (EMQ §6) and answers the read verbs.
-std::vector<std::string> draw_fleet_call(Prng& prng, const OddTarget& target);
+std::vector<std::string> draw_fleet_call(Prng& prng, const AdversaryTarget& target);
 
-// A queue of the odd client's own (the target's name + "-bad") set up by plain commands
+// A queue of the adversarial client's own (the target's name + "-bad") set up by plain commands
 // with one defect an operator or a bug could leave, then one verb that must meet it (EMQ
 // §6): a row whose attempts, failures, max_failures or stalled is not a non-negative
 // integer (`ERR EMQ corrupt job row`), a row key or a set key of the wrong type
@@ -77,7 +82,7 @@ std::vector<std::string> draw_fleet_call(Prng& prng, const OddTarget& target);
 // stays sound (each id in the one set its state names).
 // Without these the fleet never meets a corrupt row or a wrong type, and a core that
 // misreads one passes every run.
-std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddTarget& target);
+std::vector<std::vector<std::string>> draw_corruption_setup(Prng& prng, const AdversaryTarget& target);
 
 // A setup of the same form (on the same queue of its own, the same runner) at the numbers and
 // names past the few values the fleet writes: FAIL and the sweep against budgets of two
@@ -95,7 +100,7 @@ std::vector<std::vector<std::string>> draw_odd_corruption(Prng& prng, const OddT
 // double, bumps a counter's text with a wrong carry, answers a numeric bulk as an integer,
 // sorts JOB's fields other than by bytes, or reads counters through a lax parser passes every
 // run without these.
-std::vector<std::vector<std::string>> draw_value_edges(Prng& prng, const OddTarget& target);
+std::vector<std::vector<std::string>> draw_value_edges(Prng& prng, const AdversaryTarget& target);
 
 // A lease written by hand at the edge of its live window, then one verb that judges it (a
 // queue of its own, the target's name + "-edge", cleared first; the row deleted last). The
@@ -108,6 +113,6 @@ std::vector<std::vector<std::string>> draw_value_edges(Prng& prng, const OddTarg
 // The fleet lands on a deadline only by the grid's chance and never between two whole ms:
 // without this a verb whose own live window is one ms off at one end, or a sweep that takes
 // "expired" to mean "at or before the last whole ms", passes nearly every run.
-std::vector<std::vector<std::string>> draw_odd_boundary(Prng& prng, const OddTarget& target);
+std::vector<std::vector<std::string>> draw_boundary_probe(Prng& prng, const AdversaryTarget& target);
 
 }  // namespace trafikey::sim
