@@ -114,6 +114,11 @@ reports::ReportInput report_input(const std::string& file, const scenario::RunRe
       row.status = CheckStatus::passed;
       row.detail = "judged " + std::to_string(judged->second) + " times";
     }
+    if (auto parts = result.unjudged.find(row.id); parts != result.unjudged.end()) {
+      std::string list;
+      for (const std::string& part : parts->second) list += (list.empty() ? "" : "; ") + part;
+      row.detail += (row.detail.empty() ? "" : "; ") + std::string("not judged on this server: ") + list;
+    }
     for (const auto& v : result.violations) {
       if (v.invariant == row.id) {
         row.status = CheckStatus::failed;

@@ -1,5 +1,8 @@
 // queue.conserve, queue.budget and epoch.stamp over the jobs of a queue (rules.h).
+#include <algorithm>
+
 #include "core/args.h"
+#include "core/assert.h"
 #include "core/bytes.h"
 #include "properties/judge/rules.h"
 #include "properties/model/names.h"
@@ -135,6 +138,45 @@ void ledger_job(const model::JobTruth& job, std::span<const JobState> in, const 
 void unlisted_row(std::string_view id, std::string_view state, Findings& out) {
   out.fail("queue.conserve", "the row of " + std::string(id) + " says state " + std::string(state) +
                                  " but the id is in no set: a half-written job");
+}
+
+void judge_queue(const QueueSnapshot& snapshot, const QueueKnowledge& known, Findings& out) {
+  if (!known.ledger) {
+    out.skipped("queue.budget", "the stalled and failures counts each job's history charges (no ledger)");
+    out.skipped("epoch.stamp", "which process ran each active lease's last CLAIM or extension (no ledger)");
+  }
+  if (!known.ledger && !known.run_ids) {
+    out.skipped("epoch.stamp", "whether an active row names a process of this run (run_ids unknown)");
+  }
+  for (const auto& [id, in] : snapshot.members) {
+    if (snapshot.ghosts.contains(id)) continue;
+    const auto row = snapshot.rows.find(id);
+    const RowFacts facts(row == snapshot.rows.end() ? nullptr : &row->second);
+    if (!conserve_member(id, in, facts, out)) continue;
+    budget_member(id, in[0], facts, out);
+    if (known.ledger || !known.run_ids || in[0] != JobState::active) continue;
+    const std::string_view epoch = or_absent(facts.lease_epoch);
+    const auto& ids = *known.run_ids;
+    if (ids.empty() || std::find(ids.begin() + 1, ids.end(), epoch) == ids.end()) {
+      out.fail("epoch.stamp", "active " + id + " carries lease_epoch " + std::string(epoch) +
+                                  ", the run_id of no process this run started");
+    }
+  }
+  if (known.ledger) {
+    TRAFIKEY_ASSERT(known.run_ids, "a ledger's stamps name incarnations, which only the run_ids spell");
+    for (const auto& [key, job] : known.ledger->jobs()) {
+      if (key.first != snapshot.queue || snapshot.ghosts.contains(job.id)) continue;
+      const auto m = snapshot.members.find(job.id);
+      const auto row = snapshot.rows.find(job.id);
+      ledger_job(job, m == snapshot.members.end() ? std::span<const JobState>{} : std::span<const JobState>(m->second),
+                 RowFacts(row == snapshot.rows.end() ? nullptr : &row->second), *known.run_ids, out);
+    }
+    return;
+  }
+  for (const auto& [id, row] : snapshot.rows) {
+    if (snapshot.members.contains(id) || snapshot.ghosts.contains(id)) continue;
+    if (const auto state = row.find("state"); state != row.end()) unlisted_row(id, state->second, out);
+  }
 }
 
 }  // namespace trafikey::properties::judge

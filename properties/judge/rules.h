@@ -9,7 +9,9 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
+#include <set>
 #include <span>
 #include <string>
 #include <string_view>
@@ -47,6 +49,29 @@ void ledger_job(const model::JobTruth& job, std::span<const JobState> in, const 
 // queue.conserve of a row that is a job (a ledger's or, where no ledger is kept, any row
 // with a state) whose id is in no set: a half-written job.
 void unlisted_row(std::string_view id, std::string_view state, Findings& out);
+
+// ---- a whole queue: the rules above, over one snapshot of its keys
+
+// A queue as one moment of a server shows it: what every adapter can read of its keys.
+struct QueueSnapshot {
+  std::string queue;
+  std::map<std::string, Row> rows;                       // every job row that is a hash, by id
+  std::map<std::string, std::vector<JobState>> members;  // every member of the four sets:
+                                                         // the sets that hold it, in JobState order
+  std::set<std::string, std::less<>> ghosts;  // ids whose row an operator deleted: excused
+};
+// What an adapter knows of a queue beyond its keys (null: not known).
+struct QueueKnowledge {
+  const model::Ledger* ledger = nullptr;              // each job's history, every call's moves
+  const std::vector<std::string>* run_ids = nullptr;  // the processes' run_ids, by incarnation
+};
+// queue.conserve and queue.budget of every member that is not a ghost (conserve_member,
+// budget_member, by id); then, with a ledger, ledger_job of each job it holds. Without one
+// the parts that need a job's history are skipped by name: the counts its history charges
+// (queue.budget), and which process stamped its lease (epoch.stamp), of which only "an
+// active row names a process of this run" is judged (when the run_ids are known); and
+// since no ledger says which rows are jobs, every row with a `state` is one (unlisted_row).
+void judge_queue(const QueueSnapshot& snapshot, const QueueKnowledge& known, Findings& out);
 
 // ---- epoch.exempt, epoch.counted: a sweep
 

@@ -1,34 +1,40 @@
 #include "scenarios/runner/real_checks.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <limits>
 
 #include "core/args.h"
 #include "core/epoch.h"
 #include "core/keys.h"
 #include "core/text.h"
+#include "properties/model/names.h"
 #include "sim/scenario/notation.h"
 
 namespace trafikey::scenario {
 
 namespace {
 
-std::int64_t count_of(const Row& row, const std::string& field, std::int64_t absent) {
-  auto it = row.find(field);
-  if (it == row.end()) return absent;
-  return parse_int64(it->second).value_or(-1);
-}
-
-std::string value_or(const Row& row, const std::string& field, std::string absent = "-") {
-  auto it = row.find(field);
-  return it == row.end() ? absent : it->second;
+std::vector<std::string_view> views_of(const std::vector<std::string>& argv) {
+  return {argv.begin(), argv.end()};
 }
 
 }  // namespace
+
 
 void RealChecks::fail(const std::string& id, const std::string& facts) {
   std::string where = step_ ? "line " + std::to_string(step_->line) + ", t=" + std::to_string(step_->time_ms)
                             : std::string("at start");
   violations_.push_back({id, 0, 0, step_ ? step_->time_ms : 0, id + " (" + where + ", real server): " + facts});
+}
+
+void RealChecks::Findings::fail(std::string_view invariant, std::string facts) {
+  checks_.fail(std::string(invariant), facts);
+}
+
+void RealChecks::Findings::skipped(std::string_view invariant, std::string_view part) {
+  auto& parts = checks_.unjudged_[std::string(invariant)];
+  if (std::find(parts.begin(), parts.end(), part) == parts.end()) parts.emplace_back(part);
 }
 
 void RealChecks::judge_start(const RealSession::Process& process) {
@@ -43,73 +49,83 @@ RealChecks::BeforeCall RealChecks::before_call(const Call& call) {
   BeforeCall before;
   before.verb = upper(call.argv.empty() ? "" : call.argv[0]);
   if (session_.digest_allowed()) before.digest = session_.digest();
-  if (before.verb == "EMQ.STALLED.CHECK") before.sweep = before_sweep(call.argv);
+  if (before.verb == "EMQ.STALLED.CHECK") before_sweep(call.argv, before);
   return before;
 }
 
 void RealChecks::after_call(const Call& call, const BeforeCall& before, const Reply& raw, const Reply& reply) {
-  const std::string& verb = before.verb;
-  const bool nothing_done = reply.is_error() ||
-                            (reply.kind() == Reply::Kind::integer && reply.as_integer() == 0 &&
-                             (verb == "EMQ.ADD" || verb == "EMQ.EXTEND" || verb == "EMQ.COMPLETE" || verb == "EMQ.FAIL"));
-  if (session_.digest_allowed() && verb.starts_with("EMQ.")) {
+  if (session_.digest_allowed() && before.verb.starts_with("EMQ.")) {
     judge("verb.atomic");
-    if (nothing_done && session_.digest() != before.digest) {
-      fail("verb.atomic", verb + " answered " + to_notation(reply) + " but changed the keyspace");
-    }
+    const bool changed = session_.digest() != before.digest;
+    // a real server says whether the keyspace changed, not how many writes changed it
+    properties::judge::verb_atomic(views_of(call.argv), properties::model::verb_of(before.verb), reply, {std::nullopt, changed},
+                                   findings_);
   }
-  judge_sweep(before.sweep, raw);
+  if (!raw.is_error()) judge_sweep(before, raw);
   track_ghosts(call, reply);
 }
 
-RealChecks::SweepBefore RealChecks::before_sweep(const std::vector<std::string>& argv) {
-  SweepBefore before;
-  if (argv.size() < 3 || !valid_queue_name(argv[1])) return before;
-  before.queue = argv[1];
-  before.max_stalled = parse_int64(argv[2]).value_or(0);
-  before.run_id = session_.run_id_serving(before.queue);
-  const QueueKeys keys(before.queue);
-  if (auto active = session_.members(keys.active())) {
-    for (const std::string& id : *active) {
-      if (auto r = session_.row(keys.row(id), false)) before.rows[id] = *r;
+void RealChecks::before_sweep(const std::vector<std::string>& argv, BeforeCall& out) {
+  if (argv.size() < 3 || !valid_queue_name(argv[1])) return;
+  // The queue's active set and its members' rows, as a keyspace of their own: the sweep's
+  // rows before it are then captured as the sim captures them (sim/sweep_before.h).
+  const QueueKeys keys(argv[1]);
+  const std::string active(keys.active());
+  sim::Keyspace data;
+  const Reply members = session_.admin_call({"ZRANGE", active, "0", "-1", "WITHSCORES"});
+  const auto& items = members.items_if_array();
+  for (std::size_t i = 0; i + 1 < items.size(); i += 2) {
+    const std::string& id = items[i].text();
+    data.zadd(active, std::strtod(items[i + 1].text().c_str(), nullptr), id);
+    if (auto row = session_.row(keys.row(id), false)) {
+      for (const auto& [field, value] : *row) data.hset(keys.row(id), field, value);
     }
   }
-  return before;
+  const std::string row_prefix = keys.row("");
+  // Without the server's clock every member is read, and which had expired is not judged.
+  const std::int64_t now = server_ms_.value_or(std::numeric_limits<std::int64_t>::max());
+  sim::capture_sweep(data, views_of(argv), {active, row_prefix}, now, out.sweep);
+  if (!server_ms_) {
+    out.sweep.expiry_known = false;
+    for (auto& [id, row] : out.sweep.rows) row.rank = 0;
+  }
+  out.sweep_incarnation = static_cast<int>(session_.incarnations());
+  out.sweep_run_ids = session_.run_ids();
+  // A cluster's nodes are all incarnation 1: the stamp to match is the queue's node's, and
+  // that node's run_id names the sweeping process only.
+  const std::string& serving = session_.run_id_serving(argv[1]);
+  for (std::string& id : out.sweep_run_ids) {
+    if (id == serving) id.clear();
+  }
+  out.sweep_run_ids.resize(std::max<std::size_t>(out.sweep_run_ids.size(), out.sweep_incarnation + 1));
+  out.sweep_run_ids[out.sweep_incarnation] = serving;
 }
 
-void RealChecks::judge_sweep(const SweepBefore& before, const Reply& reply) {
-  if (before.queue.empty() || reply.kind() != Reply::Kind::array || reply.items().size() != 8) return;
+void RealChecks::judge_sweep(const BeforeCall& before, const Reply& reply) {
+  if (before.sweep.queue.empty()) return;
   judge("epoch.exempt");
   judge("epoch.counted");
-  const QueueKeys keys(before.queue);
-  auto judge_member = [&](const std::string& id, bool listed_dead) {
-    auto it = before.rows.find(id);
-    if (it == before.rows.end()) return;
-    const Row& was = it->second;
-    const Row after = session_.row(keys.row(id), false).value_or(Row{});
-    const std::string epoch = value_or(was, "lease_epoch", "");
-    const std::string stalled_before = value_or(was, "stalled");
-    const std::string stalled_after = value_or(after, "stalled");
-    const std::string state_after = value_or(after, "state");
-    if (epoch != before.run_id) {
-      if (stalled_after != stalled_before || listed_dead || state_after != "pending") {
-        fail("epoch.exempt", "lease of " + id + " stamped " + (epoch.empty() ? "(none)" : epoch) +
-                                 ", swept by the process " + before.run_id + ": stalled " + stalled_before +
-                                 " -> " + stalled_after + ", state " + state_after);
-      }
-      return;
+  // No ledger: the rule reads each lease's stamp from its row before the sweep.
+  class Sight final : public properties::judge::SweepSight {
+   public:
+    Sight(RealSession& session, const std::string& queue) : session_(session), keys_(queue) {}
+    const properties::judge::JobBefore* ledger_before(std::string_view) const override { return nullptr; }
+    properties::judge::SweptAfter row_after(std::string_view id) const override {
+      const Row after = session_.row(keys_.row(id), false).value_or(Row{});
+      auto field = [&](const char* name) -> sim::Field {
+        auto it = after.find(name);
+        return it == after.end() ? std::nullopt : sim::Field(it->second);
+      };
+      return {field("stalled"), field("state")};
     }
-    const std::int64_t s = count_of(was, "stalled", 0) + 1;
-    const bool dies = s >= before.max_stalled;
-    if (count_of(after, "stalled", 0) != s || listed_dead != dies || state_after != (dies ? "dead" : "pending")) {
-      fail("epoch.counted", "lease of " + id + " stamped by the sweeping process: expected stalled " +
-                                std::to_string(s) + " and " + (dies ? "dead" : "pending") + " at max_stalled " +
-                                std::to_string(before.max_stalled) + ", found stalled " + stalled_after +
-                                ", state " + state_after);
-    }
+
+   private:
+    RealSession& session_;
+    const QueueKeys keys_;
   };
-  for (const Reply& id : reply.items()[1].items()) judge_member(id.text(), false);
-  for (const Reply& id : reply.items()[3].items()) judge_member(id.text(), true);
+  const properties::judge::SweepContext at{before.sweep_incarnation, step_ ? step_->time_ms : 0,
+                                            server_ms_.value_or(0), &before.sweep_run_ids};
+  properties::judge::judge_sweep(before.sweep, reply, at, Sight(session_, before.sweep.queue), findings_);
 }
 
 void RealChecks::track_ghosts(const Call& call, const Reply& reply) {
@@ -131,63 +147,25 @@ void RealChecks::check_state() {
   judge("queue.conserve");
   judge("queue.budget");
   judge("epoch.stamp");
-  const std::vector<std::string>& run_ids = session_.run_ids();
   for (const std::string& q : keys_.queues) {
     const QueueKeys keys(q);
-    const std::pair<const char*, std::string_view> sets[] = {
-        {"pending", keys.pending()}, {"active", keys.active()}, {"done", keys.done()}, {"dead", keys.dead()}};
-    std::map<std::string, std::vector<std::string>> where;
-    for (const auto& [name, key] : sets) {
-      if (auto ids = session_.members(key)) {
-        for (const std::string& id : *ids) where[id].push_back(name);
+    properties::judge::QueueSnapshot snapshot;
+    snapshot.queue = q;
+    const std::string_view set_keys[] = {keys.pending(), keys.active(), keys.done(), keys.dead()};
+    for (const JobState set : all_job_states) {
+      if (auto ids = session_.members(set_keys[static_cast<std::size_t>(set)])) {
+        for (const std::string& id : *ids) snapshot.members[id].push_back(set);
       }
     }
-    for (const auto& [id, in] : where) {
-      if (ghosts_.contains({q, id})) continue;
-      if (in.size() != 1) {
-        std::string list;
-        for (const auto& s : in) list += (list.empty() ? "" : " and ") + s;
-        fail("queue.conserve", id + " is in " + list + " at once");
-        continue;
-      }
-      const auto r = session_.row(keys.row(id), false);
-      if (!r || !r->contains("state")) {
-        fail("queue.conserve", id + " is in " + in[0] + " but has no row: a half-written job");
-        continue;
-      }
-      if (r->at("state") != in[0]) {
-        fail("queue.conserve", id + " is in " + in[0] + " but its row says state " + r->at("state"));
-      }
-      const std::int64_t failures = count_of(*r, "failures", 0);
-      const std::int64_t max_failures = count_of(*r, "max_failures", 3);
-      if (failures > max_failures) {
-        fail("queue.budget", id + " has failures " + std::to_string(failures) + " over max_failures " +
-                                 std::to_string(max_failures));
-      }
-      if (in[0] == "dead") {
-        const std::string reason = value_or(*r, "dead_reason");
-        const bool spent = (reason == "failed" && failures >= max_failures) ||
-                           (reason == "stalled" && count_of(*r, "stalled", 0) >= 1);
-        if (!spent) fail("queue.budget", id + " is dead (dead_reason " + reason + ") without a spent budget");
-      }
-      if (in[0] == "active") {
-        const std::string epoch = value_or(*r, "lease_epoch");
-        if (std::find(run_ids.begin() + 1, run_ids.end(), epoch) == run_ids.end()) {
-          fail("epoch.stamp", "active " + id + " carries lease_epoch " + epoch +
-                                  ", the run_id of no process this run started");
-        }
-      }
+    for (const auto& [ghost_queue, id] : ghosts_) {
+      if (ghost_queue == q) snapshot.ghosts.insert(id);
     }
     const std::string row_prefix = keys.row("");
     for (const std::string& key : session_.scan(row_prefix)) {
-      const std::string id = key.substr(row_prefix.size());
-      if (where.contains(id)) continue;
-      const Reply state = session_.admin_call({"HGET", key, "state"});
-      if (state.kind() == Reply::Kind::bulk) {
-        fail("queue.conserve", "the row of " + id + " says state " + state.text() +
-                                   " but the id is in no set: a half-written job");
-      }
+      if (auto row = session_.row(key, false)) snapshot.rows[key.substr(row_prefix.size())] = std::move(*row);
     }
+    // No ledger here: the runner does not follow each job's history (run_real.h).
+    properties::judge::judge_queue(snapshot, {nullptr, &session_.run_ids()}, findings_);
   }
 }
 

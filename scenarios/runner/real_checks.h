@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -17,9 +18,11 @@
 
 #include "core/reply.h"
 #include "properties/checker.h"
+#include "properties/judge/rules.h"
 #include "scenarios/runner/differential.h"
 #include "scenarios/runner/real_session.h"
 #include "sim/scenario/scenario.h"
+#include "sim/sweep_before.h"
 
 namespace trafikey::scenario {
 
@@ -28,22 +31,23 @@ class RealChecks {
   RealChecks(RealSession& session, const ScenarioKeys& keys) : session_(session), keys_(keys) {}
 
   // The step being run (named in a violation); nullptr before the first: "at start".
-  void at_step(const Step* step) { step_ = step; }
+  // `server_ms`: what the server's clock reads at it, when the runner holds that clock.
+  void at_step(const Step* step, std::optional<std::int64_t> server_ms) {
+    step_ = step;
+    server_ms_ = server_ms;
+  }
 
   // epoch.load: EMQ.EPOCH of a new process answers its run_id.
   void judge_start(const RealSession::Process& process);
 
-  // What a call's judgements need from before it: the digest, and the rows a sweep reads.
-  struct SweepBefore {
-    std::string queue;
-    std::int64_t max_stalled = 0;
-    std::string run_id;  // of the sweeping process
-    std::map<std::string, Row> rows;
-  };
+  // What a call's judgements need from before it: the digest, and for a sweep the rows
+  // it reads (captured as the sim captures them), the sweeping process and the run_ids.
   struct BeforeCall {
     std::string verb;    // upper case
     std::string digest;  // DEBUG DIGEST, when allowed
-    SweepBefore sweep;   // for EMQ.STALLED.CHECK
+    sim::SweepBefore sweep;  // for EMQ.STALLED.CHECK (queue empty: none)
+    int sweep_incarnation = 0;
+    std::vector<std::string> sweep_run_ids;  // by incarnation; the sweeper's as its node says
   };
   BeforeCall before_call(const Call& call);
   // verb.atomic, epoch.exempt/epoch.counted for a sweep; and ghost bookkeeping (a plain
@@ -56,20 +60,37 @@ class RealChecks {
 
   const std::vector<properties::Violation>& violations() const { return violations_; }
   const std::map<std::string, std::int64_t>& judged() const { return judged_; }
+  // The parts of rules this server cannot let the runner judge, by invariant id, as the
+  // judge named them (properties/judge/rules.h): skipped, not rewritten.
+  const std::map<std::string, std::vector<std::string>>& unjudged() const { return unjudged_; }
 
  private:
+  // Where the judge's rules report (properties/judge/facts.h).
+  class Findings final : public properties::judge::Findings {
+   public:
+    explicit Findings(RealChecks& checks) : checks_(checks) {}
+    void fail(std::string_view invariant, std::string facts) override;
+    void skipped(std::string_view invariant, std::string_view part) override;
+
+   private:
+    RealChecks& checks_;
+  };
+
   void judge(const std::string& id) { ++judged_[id]; }
   void fail(const std::string& id, const std::string& facts);
-  SweepBefore before_sweep(const std::vector<std::string>& argv);
-  void judge_sweep(const SweepBefore& before, const Reply& reply);
+  void before_sweep(const std::vector<std::string>& argv, BeforeCall& out);
+  void judge_sweep(const BeforeCall& before, const Reply& reply);
   void track_ghosts(const Call& call, const Reply& reply);
 
   RealSession& session_;
   const ScenarioKeys& keys_;
   const Step* step_ = nullptr;
+  std::optional<std::int64_t> server_ms_;
   std::set<std::pair<std::string, std::string>> ghosts_;  // (queue, id)
   std::vector<properties::Violation> violations_;
   std::map<std::string, std::int64_t> judged_;
+  std::map<std::string, std::vector<std::string>> unjudged_;
+  Findings findings_{*this};
 };
 
 }  // namespace trafikey::scenario

@@ -77,7 +77,8 @@ class RealRunner {
         step_ = &step;
         hold_clock();
         if (replica_syncs_.contains(i)) session_.sync_replica();
-        checks_.at_step(step_);
+        checks_.at_step(step_, session_.holds_clock() ? std::optional(server_clock_.value(step.time_ms))
+                                                      : std::nullopt);
         auto failure = std::visit([&](const auto& action) { return act(action, result); }, step.action);
         if (failure) {
           failure->line = step.line;
@@ -95,6 +96,7 @@ class RealRunner {
     }
     result.violations = checks_.violations();
     result.judged = checks_.judged();
+    result.unjudged = checks_.unjudged();
     result.incarnations = static_cast<int>(session_.incarnations());
     result.clocks_agree = session_.holds_clock();
     session_.stop();

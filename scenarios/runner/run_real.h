@@ -64,22 +64,24 @@
 // here too, on either server.
 //
 // `check invariants` on a real server judges what it can observe of the server, not of the
-// model's ground truth:
-//   queue.conserve   each member of pending/active/done/dead of every scenario queue is
-//                    in exactly one set, has a row (a hash) whose `state` names that set
-//                    (ids whose row the scenario itself DELeted are ghosts and excused),
-//                    and every row with a `state` has its id in a set (no half-written job)
-//   queue.budget     failures <= max_failures; a dead row's `dead_reason` names a spent
-//                    budget (failed: failures >= max_failures; stalled: stalled >= 1)
-//   epoch.stamp      every active row's lease_epoch is the run_id of a process this run
-//                    started
+// model's ground truth, by the one judge (properties/judge/rules.h; RealChecks adapts):
+//   queue.conserve, queue.budget, epoch.stamp   judge_queue over each scenario queue's
+//                    keys, with the run_ids of the processes the run started and no
+//                    ledger: ids whose row the scenario itself DELeted are ghosts and
+//                    excused; every row with a `state` is a job (no half-written job); the
+//                    counts a job's history charges and which process stamped a lease are
+//                    skipped, by the names judge_queue gives them (RunResult::unjudged),
+//                    and an active row must name a process of this run
 //   epoch.load       at each start, EMQ.EPOCH answers the run_id INFO server prints
-//   epoch.exempt, epoch.counted   for each member a STALLED.CHECK judged, from its row
-//                    read just before the sweep: a lease stamped by the sweeping process
+//   epoch.exempt, epoch.counted   judge_sweep, from the active set and rows read just
+//                    before each STALLED.CHECK (captured as the sim captures them): with
+//                    --server-bin, whose clock the runner holds, exactly the first LIMIT
+//                    expired members are judged; a lease stamped by the sweeping process
 //                    gets stalled + 1 and is dead exactly when that reaches max_stalled;
 //                    any other keeps `stalled` and goes back to pending
-//   verb.atomic      DEBUG DIGEST is unchanged across every call answered with an error
-//                    (or with the 0 of "nothing done"), when the server allows DEBUG
+//   verb.atomic      verb_atomic: DEBUG DIGEST is unchanged across every EMQ call answered
+//                    with an error (or with the 0 of "nothing done"), when the server
+//                    allows DEBUG
 // Not observable here: queue.transitions and queue.fence (they need the model's ledger).
 #pragma once
 

@@ -66,6 +66,9 @@ struct RunResult {
   // time and facts the whole line: "ID (line N, t=T, real server): what".
   std::vector<properties::Violation> violations;
   std::map<std::string, std::int64_t> judged;  // invariant id -> times judged
+  // Parts of rules the server could not let the runner judge, by invariant id, as the
+  // judge names them (a real server: no ledger of each job's history). Empty on the sim.
+  std::map<std::string, std::vector<std::string>> unjudged;
   std::string history;                         // the sim's history (JSON Lines); real: empty
   int incarnations = 0;                        // server processes the run started
 };

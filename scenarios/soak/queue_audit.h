@@ -1,7 +1,9 @@
 // Reading one queue back from a real server (every key of EMQ §1) and the structural
-// check every queue must pass whatever happened to the server: every job row's id is in
-// exactly one of pending/active/done/dead, the one its `state` names; no set holds an id
-// without a row; EMQ.STATS counts what the sets hold.
+// check every queue must pass whatever happened to the server: queue.conserve and
+// queue.budget as the one judge states them (properties/judge/rules.h judge_queue: every
+// member in exactly one of pending/active/done/dead, the one its row's `state` names; no
+// set holds an id without a row; no row with a `state` outside the sets; budgets within
+// bounds), and EMQ.STATS counts what the sets hold.
 #pragma once
 
 #include <cstdint>
