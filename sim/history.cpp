@@ -188,7 +188,7 @@ char* json_reply_at(char* p, const Reply& reply) {
 
 // The `{"t":..,"st":..,"inc":..,"actor":..` that starts each event line.
 std::size_t prefix_room(std::string_view actor) { return 32 + 3 * integer_most + string_room(actor); }
-char* prefix_at(char* p, const Stamp& at, std::string_view actor) {
+char* prefix_at(char* p, const Instant& at, std::string_view actor) {
   p = integer_at(literal_at(p, "{\"t\":"), at.true_ms);
   p = integer_at(literal_at(p, ",\"st\":"), at.server_ms);
   p = integer_at(literal_at(p, ",\"inc\":"), at.incarnation);
@@ -243,7 +243,7 @@ const std::string& History::text() const {
   return text_;
 }
 
-void History::call(const Stamp& at, std::string_view actor, Args argv, const Reply& reply,
+void History::call(const Instant& at, std::string_view actor, Args argv, const Reply& reply,
                    bool lost, std::int64_t writes) {
   std::size_t room = prefix_room(actor) + reply_room(reply) + integer_most + 48;
   for (const std::string_view arg : argv) room += 1 + string_room(arg);
@@ -260,7 +260,7 @@ void History::call(const Stamp& at, std::string_view actor, Args argv, const Rep
   finish(start, p);
 }
 
-void History::fault(const Stamp& at, std::string_view name, std::string_view fields_json) {
+void History::fault(const Instant& at, std::string_view name, std::string_view fields_json) {
   char* const start = pending_.reserve(prefix_room("fault") + 16 + string_room(name) + fields_json.size());
   char* p = json_string_at(literal_at(prefix_at(start, at, "fault"), ",\"fault\":"), name);
   if (!fields_json.empty()) {
@@ -271,7 +271,7 @@ void History::fault(const Stamp& at, std::string_view name, std::string_view fie
   finish(start, p);
 }
 
-void History::verdict(const Stamp& at, std::string_view actor, std::string_view job,
+void History::verdict(const Instant& at, std::string_view actor, std::string_view job,
                       std::string_view kind, int stamp_incarnation) {
   char* const start =
       pending_.reserve(prefix_room(actor) + 40 + string_room(kind) + string_room(job) + integer_most);
@@ -282,14 +282,14 @@ void History::verdict(const Stamp& at, std::string_view actor, std::string_view 
   finish(start, p);
 }
 
-void History::phase(const Stamp& at, std::string_view name) {
+void History::phase(const Instant& at, std::string_view name) {
   char* const start = pending_.reserve(prefix_room("world") + 16 + string_room(name));
   char* p = json_string_at(literal_at(prefix_at(start, at, "world"), ",\"phase\":"), name);
   *p++ = '}';
   finish(start, p);
 }
 
-void History::end(const Stamp& at, std::string_view outcome, std::string_view fields_json) {
+void History::end(const Instant& at, std::string_view outcome, std::string_view fields_json) {
   char* const start = pending_.reserve(prefix_room("world") + 16 + string_room(outcome) + fields_json.size());
   char* p = json_string_at(literal_at(prefix_at(start, at, "world"), ",\"end\":"), outcome);
   if (!fields_json.empty()) {

@@ -25,7 +25,10 @@
 
 namespace trafikey::sim {
 
-struct Stamp {
+// When something happened in a run: the true time, what the server's clock read, and the
+// incarnation (server process) that was serving. Every history line carries one. (Not the
+// lease's stamp: that is the `lease_epoch` a CLAIM or extension writes, EMQ §5.)
+struct Instant {
   std::int64_t true_ms = 0;
   std::int64_t server_ms = 0;
   int incarnation = 0;
@@ -42,15 +45,15 @@ class History {
   // The first line: {"trafikey":"history","version":1,"kind":KIND,BODY} where `body_json`
   // is a JSON object whose fields are appended after "kind".
   void header(std::string_view kind, std::string_view body_json);
-  void call(const Stamp& at, std::string_view actor, Args argv, const Reply& reply, bool lost,
+  void call(const Instant& at, std::string_view actor, Args argv, const Reply& reply, bool lost,
             std::int64_t writes);
   // A fault or world event: `fields_json` is a JSON fragment `"a":1,"b":"x"` appended after
   // "fault":NAME (may be empty).
-  void fault(const Stamp& at, std::string_view name, std::string_view fields_json);
-  void verdict(const Stamp& at, std::string_view actor, std::string_view job,
+  void fault(const Instant& at, std::string_view name, std::string_view fields_json);
+  void verdict(const Instant& at, std::string_view actor, std::string_view job,
                std::string_view kind, int stamp_incarnation);
-  void phase(const Stamp& at, std::string_view name);
-  void end(const Stamp& at, std::string_view outcome, std::string_view fields_json);
+  void phase(const Instant& at, std::string_view name);
+  void end(const Instant& at, std::string_view outcome, std::string_view fields_json);
 
   std::string fingerprint() const;  // 64 lowercase hex
   const std::string& text() const;

@@ -107,7 +107,7 @@ void World::start_process(std::string_view why, std::int64_t survived_calls,
     fields += ",\"kept_calls\":" + std::to_string(survived_calls);
     fields += ",\"lost_calls\":" + std::to_string(lost_calls);
   }
-  history_.fault(stamp(), why, fields);
+  history_.fault(now(), why, fields);
   if (observer_) observer_->after_start(*this);
 }
 
@@ -178,7 +178,7 @@ const CallRecord& World::call(std::string_view actor, Args argv) {
   const std::int64_t writes_before = server_.writes();
   CallRecord& rec = last_;
   rec.index = ++calls_;
-  rec.at = stamp();
+  rec.at = now();
   rec.actor = actor;
   rec.argv = argv;
   rec.reply = server_.call(argv);
@@ -304,44 +304,44 @@ void World::reload() {
       append_json_string(fields, read.value());
     }
   }
-  history_.fault(stamp(), "reload", fields);
+  history_.fault(now(), "reload", fields);
   if (observer_) observer_->after_reload(*this);
 }
 
 void World::set_replica(bool replica) {
   server_.set_role(replica ? Role::replica : Role::primary);
-  history_.fault(stamp(), replica ? "replica" : "primary", "");
+  history_.fault(now(), replica ? "replica" : "primary", "");
 }
 
 void World::deny_writes(std::string key) {
   write_denied_key_ = std::move(key);
   if (write_denied_key_.empty()) {
     server_.set_write_denied(nullptr);
-    history_.fault(stamp(), "allow", "");
+    history_.fault(now(), "allow", "");
     return;
   }
   server_.set_write_denied([this](std::string_view k) { return k == write_denied_key_; });
   std::string fields = "\"key\":";
   append_json_string(fields, write_denied_key_);
-  history_.fault(stamp(), "deny", fields);
+  history_.fault(now(), "deny", fields);
 }
 
 void World::step_clock(std::int64_t delta_ms) {
   const std::int64_t before = server_ms();
   server_clock_.step(true_ms_, delta_ms);
-  history_.fault(stamp(), "clock_step",
+  history_.fault(now(), "clock_step",
                  "\"delta_ms\":" + std::to_string(delta_ms) + ",\"from_st\":" + std::to_string(before));
 }
 
 void World::set_clock_rate(std::int64_t rate_per_mille) {
   server_clock_.set_rate(true_ms_, static_cast<double>(rate_per_mille) / 1000.0);
-  history_.fault(stamp(), "clock_rate", "\"rate_per_mille\":" + std::to_string(rate_per_mille));
+  history_.fault(now(), "clock_rate", "\"rate_per_mille\":" + std::to_string(rate_per_mille));
 }
 
 void World::arm_epoch_fault(EpochFault fault) {
   epoch_fault_ = fault;
   given_malformed_.reset();  // the fault armed last is the one the read meets
-  history_.fault(stamp(), fault == EpochFault::fail ? "epoch_fail" : "epoch_malformed", "");
+  history_.fault(now(), fault == EpochFault::fail ? "epoch_fail" : "epoch_malformed", "");
 }
 
 void World::arm_malformed_run_id(std::string text) {
@@ -361,17 +361,17 @@ void World::disarm_faults() {
 }
 
 void World::note(std::string_view event, std::string_view fields_json) {
-  history_.fault(stamp(), event, fields_json);
+  history_.fault(now(), event, fields_json);
 }
 
 void World::phase(std::string_view name) {
   if (observer_) observer_->at_phase(*this, name);
-  history_.phase(stamp(), name);
+  history_.phase(now(), name);
 }
 
 void World::end(std::string_view outcome, std::string_view fields_json) {
   if (observer_) observer_->at_phase(*this, "end");
-  history_.end(stamp(), outcome, fields_json);
+  history_.end(now(), outcome, fields_json);
 }
 
 }  // namespace trafikey::sim

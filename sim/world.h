@@ -48,7 +48,7 @@ class World;
 // argument of every call into strings was a few percent of a run.
 struct CallRecord {
   std::int64_t index = 0;  // 1-based, across the whole run
-  Stamp at;
+  Instant at;
   std::string_view actor;
   Args argv;
   Reply reply = Reply::nil();
@@ -124,7 +124,7 @@ class World {
   void advance_to(std::int64_t true_ms);  // never backwards
   std::int64_t true_ms() const { return true_ms_; }
   std::int64_t server_ms() const { return server_clock_.value(true_ms_); }
-  Stamp stamp() const { return {true_ms_, server_ms(), server_.incarnation().number}; }
+  Instant now() const { return {true_ms_, server_ms(), server_.incarnation().number}; }
 
   // ---- steps
   // Runs one client call at the current time. When a lost reply is armed for `actor`

@@ -47,7 +47,7 @@
 namespace trafikey::properties::model {
 
 using sim::CallRecord;
-using sim::Stamp;
+using sim::Instant;
 
 
 struct LeaseStamp {          // the last CLAIM, EXTEND or EXTENDS that stamped the row
@@ -203,7 +203,7 @@ class Ledger {
   // parses nothing. Jobs are named by key number (see slots_).
   struct Event {
     std::int64_t call = 0;     // the call's index
-    Stamp at;
+    Instant at;
     std::int64_t arg = 0;      // ADD: max_failures; CLAIM, EXTEND(S): lease ms; FAIL: the reply
     std::uint32_t begin = 0;   // items_[begin, end): the jobs it names, in reply order
     std::uint32_t end = 0;

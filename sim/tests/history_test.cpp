@@ -72,9 +72,9 @@ TEST(History, call_lines_print_numbers_and_replies_as_documented) {
   const std::vector<std::string_view> argv{"EMQ.CLAIM", "q", "1000"};
   for (const std::int64_t n : {std::int64_t{0}, std::int64_t{9}, std::int64_t{10}, std::int64_t{-1},
                                std::int64_t{123456789}, std::numeric_limits<std::int64_t>::min()}) {
-    h.call(Stamp{n, 7, 1}, "w0", argv, Reply::integer(n), false, 3);
+    h.call(Instant{n, 7, 1}, "w0", argv, Reply::integer(n), false, 3);
   }
-  h.call(Stamp{12, 13, 2}, "s", argv,
+  h.call(Instant{12, 13, 2}, "s", argv,
          Reply::array({Reply::bulk("j\\"), Reply::nil(), Reply::simple("OK"), Reply::error("ERR x")}), true, 0);
   EXPECT_EQ(h.text(),
             "{\"t\":0,\"st\":7,\"inc\":1,\"actor\":\"w0\",\"call\":[\"EMQ.CLAIM\",\"q\",\"1000\"],\"reply\":0,\"w\":3}\n"

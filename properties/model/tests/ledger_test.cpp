@@ -39,7 +39,7 @@ Call record(std::int64_t index, int incarnation, std::string actor, std::vector<
   c->args = std::move(argv);
   c->views.assign(c->args.begin(), c->args.end());
   c->rec.index = index;
-  c->rec.at = Stamp{index * 10, index * 10 + 3, incarnation};
+  c->rec.at = Instant{index * 10, index * 10 + 3, incarnation};
   c->rec.actor = c->actor;
   c->rec.argv = c->views;
   c->rec.reply = std::move(reply);

@@ -433,7 +433,7 @@ TEST_F(EmqModel, its_ledger_takes_each_call_in_as_the_model_answered_it) {
     const Expectation e = m.call(Args(v.data(), v.size()), ctx);
     sim::CallRecord rec;
     rec.index = index;
-    rec.at = sim::Stamp{index * 100, ctx.now_ms, 2};
+    rec.at = sim::Instant{index * 100, ctx.now_ms, 2};
     rec.actor = "w1";
     rec.argv = Args(v.data(), v.size());
     rec.reply = std::move(server);
