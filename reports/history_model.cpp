@@ -4,8 +4,7 @@
 #include "core/text.h"
 #include "sim/executor_scripts.h"
 #include "sim/history.h"
-
-#include <openssl/evp.h>
+#include "sim/sha256.h"
 
 #include <charconv>
 #include <cmath>
@@ -67,23 +66,6 @@ std::optional<std::uint64_t> RunModel::seed() const {
 
 std::string RunModel::job_label(const JobKey& job) const {
   return one_queue ? job.id : job.queue + "/" + job.id;
-}
-
-std::string sha256_hex(std::string_view text) {
-  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-  EVP_DigestInit_ex(ctx, EVP_sha256(), nullptr);
-  EVP_DigestUpdate(ctx, text.data(), text.size());
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_DigestFinal_ex(ctx, md, &len);
-  EVP_MD_CTX_free(ctx);
-  static constexpr char hex[] = "0123456789abcdef";
-  std::string out;
-  for (unsigned int i = 0; i < len; ++i) {
-    out += hex[md[i] >> 4];
-    out += hex[md[i] & 0xf];
-  }
-  return out;
 }
 
 namespace {
@@ -430,7 +412,7 @@ std::optional<RunModel> parse_history(std::string_view text, std::string* error)
     return std::nullopt;
   };
   RunModel m;
-  m.fingerprint = sha256_hex(text);
+  m.fingerprint = sim::sha256_hex(text);
   for (std::size_t start = 0; start < text.size();) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();

@@ -202,7 +202,4 @@ struct RunModel {
 // Parses a history. On a bad line returns nullopt and sets *error to "line N: what".
 std::optional<RunModel> parse_history(std::string_view text, std::string* error);
 
-// The SHA-256 of `text` as 64 lowercase hex characters (the history fingerprint).
-std::string sha256_hex(std::string_view text);
-
 }  // namespace trafikey::reports

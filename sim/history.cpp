@@ -1,7 +1,5 @@
 #include "sim/history.h"
 
-#include <openssl/evp.h>
-
 #include <algorithm>
 #include <array>
 #include <charconv>
@@ -12,22 +10,7 @@
 
 namespace trafikey::sim {
 
-namespace {
-// SHA-256, fetched from the provider once per process: the implicit fetch that
-// EVP_sha256() makes on every init costs more than hashing a short history.
-const EVP_MD* sha256() {
-  static EVP_MD* const md = EVP_MD_fetch(nullptr, "SHA256", nullptr);
-  return md;
-}
-}  // namespace
-
-struct History::Digest {
-  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
-  Digest() { EVP_DigestInit_ex(ctx, sha256(), nullptr); }
-  ~Digest() { EVP_MD_CTX_free(ctx); }
-};
-
-History::History(bool keep_text) : keep_text_(keep_text), digest_(std::make_unique<Digest>()) {}
+History::History(bool keep_text) : keep_text_(keep_text), digest_(std::make_unique<Sha256>()) {}
 History::~History() = default;
 
 void History::Buffer::grow(std::size_t n) {
@@ -233,7 +216,7 @@ void History::header(std::string_view kind, std::string_view body_json) {
 
 void History::flush() const {
   const std::string_view bytes = pending_.view();
-  EVP_DigestUpdate(digest_->ctx, bytes.data(), bytes.size());
+  digest_->update(bytes);
   if (keep_text_) text_.append(bytes);
   pending_.clear();
 }
@@ -302,19 +285,7 @@ void History::end(const Instant& at, std::string_view outcome, std::string_view 
 
 std::string History::fingerprint() const {
   flush();
-  EVP_MD_CTX* copy = EVP_MD_CTX_new();
-  EVP_MD_CTX_copy_ex(copy, digest_->ctx);
-  unsigned char md[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_DigestFinal_ex(copy, md, &len);
-  EVP_MD_CTX_free(copy);
-  static constexpr char digits[] = "0123456789abcdef";
-  std::string hex(2 * len, '0');
-  for (unsigned int i = 0; i < len; ++i) {
-    hex[2 * i] = digits[md[i] >> 4];
-    hex[2 * i + 1] = digits[md[i] & 0xf];
-  }
-  return hex;
+  return digest_->hex();
 }
 
 std::string history_bytes(std::string_view utf8) {

@@ -22,6 +22,7 @@
 #include "core/args.h"
 #include "core/assert.h"
 #include "core/reply.h"
+#include "sim/sha256.h"
 
 namespace trafikey::sim {
 
@@ -100,8 +101,7 @@ class History {
   mutable Buffer pending_;
   mutable std::string text_;
   std::int64_t lines_ = 0;
-  struct Digest;
-  std::unique_ptr<Digest> digest_;
+  std::unique_ptr<Sha256> digest_;
 };
 
 // JSON string literal of a byte string, per the rule above.
