@@ -370,7 +370,7 @@ void add_campaign(CLI::App& app) {
               << "  faults  " << row(result.faults, sim::fault_kind_names()) << "\n"
               << "  verdicts" << row(result.verdicts, sim::sweep_verdict_names) << "\n"
               << "  edges   " << row(result.edges, allowed_transition_names) << "\n"
-              << "coverage targets (properties/coverage.h):\n" << properties::coverage_table(result);
+              << "coverage targets (properties/coverage.h):\n" << properties::coverage_table(result, options.space);
     auto report = [&](const std::string& replay, const std::string& failure_history,
                       const std::vector<properties::Violation>& failure_violations) {
       if (args->report.empty()) return;
