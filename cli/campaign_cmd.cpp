@@ -73,8 +73,8 @@ std::string row(const std::map<std::string, std::int64_t>& counts,
 }
 
 // The campaign in a few lines: runs, calls and time; the invariants judged; coverage as
-// "N of M targets reached", with the targets the plans do not draw, and those never
-// reached, named. (--coverage prints every target with its count.)
+// "N of M targets reached", with the targets the plans do not draw, and (on a pass) those
+// never reached, named. (--coverage prints every target with its count.)
 std::string brief_summary(const properties::CampaignResult& result, const properties::CampaignSummary& summary,
                           const properties::PlanSpace& space, double seconds) {
   std::int64_t calls = 0;
@@ -113,7 +113,8 @@ std::string brief_summary(const properties::CampaignResult& result, const proper
   }
   out += "coverage    " + std::to_string(reached) + " of " + std::to_string(targets.size()) + " targets reached" +
          (not_drawn.empty() ? "" : "; not drawn by this campaign's plans: " + not_drawn) + "\n";
-  if (!never.empty()) out += "never reached: " + never + "\n";
+  // After a failure the runs stopped early: what they did not reach yet says little.
+  if (!never.empty() && !result.failure) out += "never reached: " + never + "\n";
   return out;
 }
 
