@@ -3,11 +3,9 @@
 # was never reached, the files, the result. --coverage adds the table of every target, and
 # --help names it; campaign.json is the same either way.
 file(REMOVE_RECURSE ${WORK})
+set(flag_full --coverage)
 foreach(way brief full)
-  set(flag "")
-  if(way STREQUAL "full")
-    set(flag "--coverage")
-  endif()
+  set(flag "${flag_${way}}")
   execute_process(COMMAND ${SIM} campaign --runs 300 --seed 31 --parallel 2 ${flag} --out ${WORK}/${way}
                           --report ${WORK}/${way}/report.html
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -42,9 +40,9 @@ foreach(way brief full)
     message(FATAL_ERROR "campaign --coverage printed ${rows} target rows, not ${targets}:\n${out}")
   endif()
 endforeach()
-file(READ ${WORK}/brief/campaign.json a)
-file(READ ${WORK}/full/campaign.json b)
-if(NOT a STREQUAL b)
+execute_process(COMMAND ${CMAKE_COMMAND} -E compare_files ${WORK}/brief/campaign.json ${WORK}/full/campaign.json
+                RESULT_VARIABLE differ)
+if(differ)
   message(FATAL_ERROR "campaign --coverage wrote another campaign.json")
 endif()
 execute_process(COMMAND ${SIM} campaign --help OUTPUT_VARIABLE help RESULT_VARIABLE rc)
