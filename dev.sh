@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # trafikey's one entry point on a Debian 12 machine (see README.md):
-#   ./dev.sh main   install what is missing, build, run the main job
+#   ./dev.sh main   install what is missing, build trafikey-sim alone, run the main job
 #   ./dev.sh test   install what is missing, build (default + asan), run every test
 #   ./dev.sh build  build the default preset only
 #   ./dev.sh deps   install what is missing, nothing else (CI jobs that then build)
@@ -28,15 +28,17 @@ install_missing() {
     { $sudo apt-get update -q && $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"; }
 }
 
-build() {  # build PRESET
+build() {  # build PRESET [TARGET...]: every target, or only those named
   cmake --preset "$1" >/dev/null
-  cmake --build --preset "$1"
+  cmake --build --preset "$1" ${2:+--target "${@:2}"}
 }
 
 case "${1:-}" in
   main)
     install_missing
-    build default
+    # The main job runs trafikey-sim alone (it writes the report too): nothing else is
+    # built, neither the mutants nor the test programs (./dev.sh test builds those).
+    build default trafikey-sim
     # the embedded default: a property campaign on the simulated server, with a report
     exec build/bin/trafikey-sim campaign --runs 2000 --seed 1 --parallel "$(nproc)" \
       --out out/campaign --report out/campaign/report.html

@@ -19,6 +19,7 @@
 #include "properties/coverage.h"
 #include "cli/campaign_dashboard.h"
 #include "cli/campaign_junit.h"
+#include "core/invariants.h"
 #include "core/states.h"
 #include "core/text.h"
 #include "properties/failure_files.h"
@@ -45,6 +46,7 @@ struct CampaignArgs {
   double run_timeout = 300;  // seconds; 0: never a hang
   bool in_process = false;
   bool direct = false;
+  bool coverage = false;  // the full coverage table too
 };
 
 // "I/N" with 0 <= I < N; nullopt otherwise.
@@ -70,6 +72,51 @@ std::string row(const std::map<std::string, std::int64_t>& counts,
   return s;
 }
 
+// The campaign in a few lines: runs, calls and time; the invariants judged; coverage as
+// "N of M targets reached", with the targets the plans do not draw, and (on a pass) those
+// never reached, named. (--coverage prints every target with its count.)
+std::string brief_summary(const properties::CampaignResult& result, const properties::CampaignSummary& summary,
+                          const properties::PlanSpace& space, double seconds) {
+  std::int64_t calls = 0;
+  for (auto c : result.calls_per_run) calls += c;
+  char time[32];
+  std::snprintf(time, sizeof time, "%.1f s", seconds);
+  std::string out = "runs        " + std::to_string(result.passed) + " passed (" +
+                    std::to_string(result.determinism_checked) + " of them twice for determinism), " +
+                    std::to_string(calls) + " calls, " + time + "\n";
+  int judged = 0;
+  std::int64_t judgements = 0;
+  std::string not_judged;
+  for (const std::string_view id : invariant_ids) {
+    const auto it = summary.judged.find(std::string(id));
+    const bool seen = (it != summary.judged.end() && it->second > 0) ||
+                      (id == "sim.determinism" && summary.determinism_checked > 0);
+    if (it != summary.judged.end()) judgements += it->second;
+    if (seen) {
+      ++judged;
+    } else {
+      not_judged += (not_judged.empty() ? "" : ", ") + std::string(id);
+    }
+  }
+  out += "invariants  " + std::to_string(judged) + " of " + std::to_string(invariant_ids.size()) + " judged, " +
+         std::to_string(judgements) + " times" + (not_judged.empty() ? "" : "; not here: " + not_judged) + "\n";
+  const auto& targets = properties::coverage_targets();
+  int reached = 0;
+  std::string never, not_drawn;
+  for (const auto& t : targets) {
+    if (properties::coverage_count(result, t) > 0) {
+      ++reached;
+      continue;
+    }
+    std::string& list = properties::drawn_in(space, t) ? never : not_drawn;
+    list += (list.empty() ? "" : ", ") + t.family + " " + t.name;
+  }
+  out += "coverage    " + std::to_string(reached) + " of " + std::to_string(targets.size()) + " targets reached" +
+         (not_drawn.empty() ? "" : "; not drawn by this campaign's plans: " + not_drawn) + "\n";
+  // After a failure the runs stopped early: what they did not reach yet says little.
+  if (!never.empty() && !result.failure) out += "never reached: " + never + "\n";
+  return out;
+}
 
 // What the crash guard writes for a run that ended its process (see crashed()).
 struct CrashFiles {
@@ -237,6 +284,10 @@ void add_campaign(CLI::App& app) {
                   "A run still in one call after SECONDS is a hang: the failure sim.hang, with the call "
                   "(default 300; 0: never)")
       ->check(CLI::Range(0.0, 1e6));
+  cmd->add_flag("--coverage", args->coverage,
+                "Print every coverage target (properties/coverage.h) with how often the runs reached it, and "
+                "the counts per fault kind, sweep verdict and state edge (by default: how many targets were "
+                "reached, and those never reached by name; campaign.json and --report hold all of it)");
   cmd->add_flag("--direct", args->direct,
                 "Judge every invariant directly on every call: the model's audit, about a tenth slower. By "
                 "default a call the model predicted write for write has its per-job judgements (conserve, "
@@ -302,23 +353,32 @@ void add_campaign(CLI::App& app) {
       exit_status() = 2;
       return;
     }
+    // On a terminal, one progress line rewritten in place; elsewhere (a CI log) a line at
+    // most once a minute, so that a short campaign's log is its summary.
     const bool tty = isatty(STDERR_FILENO) != 0;
     std::mutex progress_mutex;
-    int last_tenth = -1;
+    bool progress_open = false;  // the terminal's progress line still wants its newline
+    auto last_logged = started_at;
     const bool budgeted = args->time_budget > 0;
     auto progress = [&](int done, int total) {
       std::lock_guard lock(progress_mutex);
-      if (budgeted) {
-        if (tty) std::fprintf(stderr, "\rcampaign: %d runs", done);
+      if (!tty) {
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last_logged < std::chrono::minutes(1)) return;
+        last_logged = now;
+        if (budgeted) {
+          std::fprintf(stderr, "campaign: %d runs\n", done);
+        } else {
+          std::fprintf(stderr, "campaign: %d/%d runs\n", done, total);
+        }
         return;
       }
-      if (tty) {
+      if (budgeted) {
+        std::fprintf(stderr, "\rcampaign: %d runs", done);
+      } else {
         std::fprintf(stderr, "\rcampaign: %d/%d runs (%d%%)", done, total, done * 100 / total);
-        if (done == total) std::fputc('\n', stderr);
-      } else if (done * 10 / total != last_tenth) {
-        last_tenth = done * 10 / total;
-        std::fprintf(stderr, "campaign: %d/%d runs\n", done, total);
       }
+      progress_open = true;
     };
     if (budgeted) {
       std::cout << "campaign: runs from seed " << args->seed << " for " << args->time_budget
@@ -333,7 +393,7 @@ void add_campaign(CLI::App& app) {
     // the dashboard and JUnit; the exit status. `crash`: the failure ended its process,
     // and its files are written (crash_files below), not rerun here.
     auto finish = [&](const properties::CampaignResult& result, const CrashFiles* crash) -> int {
-    if (tty) std::fputc('\n', stderr);
+    if (progress_open) std::fputc('\n', stderr);
 
     auto summary = properties::summarize(result, options, args->faults, shard.has_value());
     if (budgeted) {
@@ -357,33 +417,34 @@ void add_campaign(CLI::App& app) {
       if (args->junit.empty()) return;
       const std::string error = write_campaign_junit(summary, replay, seconds, args->junit);
       if (error.empty()) {
-        std::cout << "junit    " << args->junit << "\n";
+        std::cout << "junit       " << args->junit << "\n";
       } else {
         std::cout << "junit not written: " << error << "\n";
       }
     };
 
-    std::int64_t calls = 0;
-    for (auto c : result.calls_per_run) calls += c;
-    std::cout << "coverage over " << result.passed << " passing runs (" << calls << " calls, "
-              << result.determinism_checked << " run twice for determinism):\n"
-              << "  faults  " << row(result.faults, sim::fault_kind_names()) << "\n"
-              << "  verdicts" << row(result.verdicts, sim::sweep_verdict_names) << "\n"
-              << "  edges   " << row(result.edges, allowed_transition_names) << "\n"
-              << "coverage targets (properties/coverage.h):\n" << properties::coverage_table(result);
+    std::cout << brief_summary(result, summary, options.space, seconds);
+    if (args->coverage) {
+      std::cout << "coverage over " << result.passed << " passing runs:\n"
+                << "  faults  " << row(result.faults, sim::fault_kind_names()) << "\n"
+                << "  verdicts" << row(result.verdicts, sim::sweep_verdict_names) << "\n"
+                << "  edges   " << row(result.edges, allowed_transition_names) << "\n"
+                << "coverage targets (properties/coverage.h):\n"
+                << properties::coverage_table(result, options.space);
+    }
     auto report = [&](const std::string& replay, const std::string& failure_history,
                       const std::vector<properties::Violation>& failure_violations) {
       if (args->report.empty()) return;
       const std::string error = write_summary_report(summary, replay, failure_history, args->report,
                                                      markdown_beside(args->report), failure_violations);
       if (error.empty()) {
-        std::cout << "report   " << args->report << "\n";
+        std::cout << "report      " << args->report << "\n";
       } else {
         std::cout << "report not written: " << error << "\n";
       }
     };
     if (!result.failure) {
-      std::cout << "summary  " << json_path.string() << "\n";
+      std::cout << "summary     " << json_path.string() << "\n";
       report("", "", {});
       junit("");
       std::cout << result.passed << " passed, 0 failed\n";
@@ -391,7 +452,7 @@ void add_campaign(CLI::App& app) {
     }
     const auto& f = *result.failure;
     if (crash) {
-      std::cout << "summary  " << json_path.string() << " (the runs before run " << f.run
+      std::cout << "summary     " << json_path.string() << " (the runs before run " << f.run
                 << " rerun for their coverage, then its failure)\n";
       report(crash->replay, read_file(crash->history).value_or(""), f.violations);
       junit(crash->replay);

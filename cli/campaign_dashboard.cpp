@@ -66,7 +66,10 @@ reports::CampaignDashboard dashboard_of_summary(const properties::CampaignSummar
     row.calls = f.original_calls;
     d.failing_runs.push_back(row);
   }
-  // Coverage: the targets of properties/coverage.h, one chart per family.
+  // Coverage: the targets of properties/coverage.h, one chart per family; those the
+  // campaign's plans never draw (its space is full_space(), --faults changes only its
+  // kinds) are not drawn, rather than never reached.
+  const properties::PlanSpace space = properties::full_space();
   const std::pair<const char*, const char*> families[] = {
       {"fault", "fault kinds"}, {"verdict", "sweep verdicts"}, {"edge", "state edges"}, {"situation", "situations"}};
   for (const auto& [family, title] : families) {
@@ -77,7 +80,7 @@ reports::CampaignDashboard dashboard_of_summary(const properties::CampaignSummar
       const auto total = counts.find(t.name);
       const auto runs = s.runs_reaching.find(t.family + " " + t.name);
       chart.bars.push_back({t.name, runs == s.runs_reaching.end() ? 0 : runs->second,
-                            total == counts.end() ? 0 : total->second});
+                            total == counts.end() ? 0 : total->second, properties::drawn_in(space, t)});
     }
     d.coverage.push_back(std::move(chart));
   }

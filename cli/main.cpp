@@ -1,4 +1,4 @@
-// trafikey-sim: the simulated world's command line (see README.md and --help).
+// trafikey-sim: the simulated world's command line (see docs/command-line.md and --help).
 #include <cstdio>
 
 #include "cli/commands.h"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A campaign in SHARDS shards run by GNU parallel, then merged into the campaign.json the
-# unsharded campaign writes (README.md, "A campaign in shards"; tested as-is by
+# unsharded campaign writes (docs/campaigns.md, "A campaign in shards"; tested as-is by
 # cli.sharded_campaign_recipe). Extra arguments go to parallel: `--sshloginfile FILE` (and
 # `--return`, `--cleanup`) spreads the shards over machines.
 # Usage: cli/sharded-campaign.sh SIM SHARDS RUNS SEED OUT [PARALLEL-OPTION...]

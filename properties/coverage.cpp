@@ -5,6 +5,7 @@
 #include "core/states.h"
 #include "sim/plan.h"
 #include "sim/run.h"
+#include "sim/situations.h"
 #include "sim/world.h"
 
 namespace trafikey::properties {
@@ -44,13 +45,19 @@ std::vector<std::string> unreached_targets(const CampaignResult& result) {
   return missing;
 }
 
-std::string coverage_table(const CampaignResult& result) {
+bool drawn_in(const PlanSpace& space, const CoverageTarget& target) {
+  const bool large_run = target.family == "situation" && target.name == sim::situation_name(sim::Situation::large_run);
+  return !large_run || space.large_per_mille > 0;
+}
+
+std::string coverage_table(const CampaignResult& result, const PlanSpace& space) {
   std::string out;
   char line[160];
   for (const auto& t : coverage_targets()) {
     const std::int64_t n = coverage_count(result, t);
     std::snprintf(line, sizeof line, "  %-10s %-28s %lld%s\n", t.family.c_str(), t.name.c_str(),
-                  static_cast<long long>(n), n == 0 ? "   <- never reached" : "");
+                  static_cast<long long>(n),
+                  n > 0 ? "" : drawn_in(space, t) ? "   <- never reached" : "   (not drawn by these plans)");
     out += line;
   }
   return out;

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "properties/campaign.h"
+#include "properties/plan_space.h"
 
 namespace trafikey::properties {
 
@@ -31,7 +32,13 @@ const std::vector<CoverageTarget>& coverage_targets();
 std::int64_t coverage_count(const CampaignResult& result, const CoverageTarget& target);
 // "family name" of every target reached zero times, in the order of coverage_targets().
 std::vector<std::string> unreached_targets(const CampaignResult& result);
-// One line per target: "  family     name                         count".
-std::string coverage_table(const CampaignResult& result);
+// Whether the plans of `space` can reach the target at all: not a large run where the space
+// draws none (large_per_mille 0, as in full_space(), the campaign's space: large runs are
+// the All property's). A campaign shows a target its plans do not draw apart, not as never
+// reached; the All property's gate, on its own space, still requires every target.
+bool drawn_in(const PlanSpace& space, const CoverageTarget& target);
+// One line per target: "  family     name                         count", a target
+// reached zero times marked "never reached", or "not drawn" when `space` does not draw it.
+std::string coverage_table(const CampaignResult& result, const PlanSpace& space);
 
 }  // namespace trafikey::properties

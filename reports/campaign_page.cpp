@@ -60,19 +60,16 @@ std::string coverage_html(const CampaignDashboard& d) {
                     plural(d.coverage_runs, "run", "runs") +
                     " that reached the target, with how often it occurred in all of them; in red: never reached.</p>\n"
                     "<div class=\"charts\">\n";
-  std::vector<std::string> never;
   for (const CoverageFamily& family : d.coverage) {
     out += "<figure><figcaption>" + esc(family.title) + "</figcaption>\n" +
            coverage_chart_svg(family.title, family.bars, d.coverage_runs) + "</figure>\n";
-    for (const CoverageBar& b : family.bars) {
-      if (b.total == 0) never.push_back(b.name);
-    }
   }
   out += "</div>\n";
-  if (!never.empty()) {
-    std::string names;
-    for (const auto& n : never) names += (names.empty() ? "" : ", ") + n;
-    out += "<p class=\"uncovered\">Never reached: " + esc(names) + "</p>\n";
+  const CoverageGaps gaps = coverage_gaps(d);
+  if (!gaps.never.empty()) out += "<p class=\"uncovered\">Never reached: " + esc(gaps.never) + "</p>\n";
+  if (!gaps.outside.empty()) {
+    out += "<p class=\"note outside\">Not drawn by this campaign's plans, by design (the property suite's "
+           "plans reach them, and its coverage gate requires them): " + esc(gaps.outside) + "</p>\n";
   }
   return out;
 }
@@ -131,6 +128,18 @@ DashboardRun row_of(const RunView& v, std::size_t k, const std::set<std::size_t>
 }
 
 }  // namespace
+
+CoverageGaps coverage_gaps(const CampaignDashboard& d) {
+  CoverageGaps gaps;
+  for (const CoverageFamily& family : d.coverage) {
+    for (const CoverageBar& b : family.bars) {
+      if (b.total > 0) continue;
+      std::string& list = b.drawn ? gaps.never : gaps.outside;
+      list += (list.empty() ? "" : ", ") + b.name;
+    }
+  }
+  return gaps;
+}
 
 std::vector<std::pair<const DashboardRun*, std::string>> table_runs(const CampaignDashboard& d) {
   std::vector<std::pair<const DashboardRun*, std::string>> out;

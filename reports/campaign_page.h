@@ -4,7 +4,8 @@
 // In this order: the failures, each with its invariant, its facts and the command that
 // replays it (linked to its run shown in full below the dashboard); coverage as charts
 // (fault kinds, sweep verdicts, state edges, the driver's situations: the runs that
-// reached each target of properties/coverage.h, what none reached in red); the
+// reached each target of properties/coverage.h, what none reached in red, or in grey when
+// the campaign's plans do not draw it by design); the
 // distributions of run size (calls) and of run length in simulated time (ms of the run,
 // never wall-clock time) as histograms; how runs ended; the state graph summed over the
 // runs; the invariants over the runs; and the runs table, collapsed in a <details> and
@@ -72,6 +73,13 @@ struct CampaignDashboard {
   std::vector<DashboardRun> failing_runs, longest_runs, sample_runs;
   std::size_t longest_max = 10, sample_max = 40;  // what the lists were bounded to
 };
+
+// The names of the coverage targets no run reached, comma-separated in page order: `never`
+// those the plans draw (shown in red), `outside` those they do not draw by design.
+struct CoverageGaps {
+  std::string never, outside;
+};
+CoverageGaps coverage_gaps(const CampaignDashboard& dashboard);
 
 // The runs of the table in page order with why each is listed ("failing", "longest",
 // "sample"): failing, then longest, then sample, each run once.

@@ -31,10 +31,12 @@ std::string coverage_chart_svg(const std::string& title, const std::vector<Cover
     const CoverageBar& b = bars[i];
     const double y = top + row_h * static_cast<double>(i);
     const double len = runs > 0 ? bar_w * static_cast<double>(std::min(b.runs, runs)) / static_cast<double>(runs) : 0;
-    const std::string figures = b.total == 0 ? "never reached"
-                                             : runs_word(b.runs) + " (" + percent(b.runs, runs) + ") \u00b7 " +
-                                                   std::to_string(b.total) + " times";
-    out += "<g class=\"target" + std::string(b.total == 0 ? " uncovered" : "") + "\"><title>" + esc(b.name) + ": " +
+    const std::string figures = b.total > 0 ? runs_word(b.runs) + " (" + percent(b.runs, runs) + ") \u00b7 " +
+                                                  std::to_string(b.total) + " times"
+                                : b.drawn ? "never reached"
+                                          : "not drawn by this campaign";
+    const char* kind = b.total > 0 ? "" : b.drawn ? " uncovered" : " outside";
+    out += "<g class=\"target" + std::string(kind) + "\"><title>" + esc(b.name) + ": " +
            esc(figures) + "</title><text class=\"label\" x=\"" + num(label_w - 6) + "\" y=\"" + num(y + 13) +
            "\" text-anchor=\"end\">" + esc(b.name) + "</text><rect class=\"track\" x=\"" + num(label_w) + "\" y=\"" +
            num(y + 3) + "\" width=\"" + num(bar_w) + "\" height=\"" + num(row_h - 6) + "\"/>";

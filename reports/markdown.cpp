@@ -70,16 +70,12 @@ std::string dashboard_markdown(const CampaignDashboard& d, const ReportOptions& 
     out += "\n- `" + md_cell(f.run_name) + "` broke `" + f.invariant + "`: " + md_cell(f.facts) + "\n";
     if (!f.replay_command.empty()) out += "  replay: `" + f.replay_command + "`\n";
   }
-  std::string never;
-  for (const CoverageFamily& family : d.coverage) {
-    for (const CoverageBar& b : family.bars) {
-      if (b.total == 0) never += (never.empty() ? "" : ", ") + b.name;
-    }
-  }
+  const CoverageGaps gaps = coverage_gaps(d);
   out += "\n| count | value |\n| --- | --- |\n";
   out += "| outcomes | " + md_cell(counts_text(d.outcomes)) + " |\n";
   out += "| final states | " + md_cell(counts_text(d.final_states)) + " |\n";
-  out += "| never reached | " + md_cell(never.empty() ? "none" : never) + " |\n";
+  out += "| never reached | " + md_cell(gaps.never.empty() ? "none" : gaps.never) + " |\n";
+  if (!gaps.outside.empty()) out += "| not drawn by this campaign | " + md_cell(gaps.outside) + " |\n";
   if (!options.html_path.empty()) out += "\nFull report: `" + options.html_path + "`\n";
   return out;
 }

@@ -65,6 +65,7 @@ svg.chart{max-width:100%;height:auto;font-family:inherit}svg.chart .axis{font-si
 svg.coverage-chart .label{font-size:11px;fill:#1f2328}svg.coverage-chart .figures{font-size:11px;fill:#656d76}
 svg.coverage-chart .track{fill:#eef1f4}svg.coverage-chart .cover-bar{fill:#59a14f}
 svg.coverage-chart .uncovered .label,svg.coverage-chart .uncovered .figures{fill:#cf222e;font-weight:700}
+svg.coverage-chart .outside .figures{font-style:italic}
 .charts{display:flex;flex-wrap:wrap;gap:8px 28px;align-items:flex-start}.charts figure{margin:0}
 figcaption{font-size:12px;font-weight:600;margin:4px 0}
 .tiles{display:flex;flex-wrap:wrap;gap:10px;margin:10px 0}.tile{border:1px solid #d0d7de;border-radius:6px;padding:6px 14px;color:#656d76;font-size:12px}

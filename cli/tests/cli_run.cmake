@@ -1,4 +1,4 @@
-# Runs trafikey-sim as the README says and checks: seed 42 twice gives byte-identical
+# Runs trafikey-sim as docs/command-line.md says and checks: seed 42 twice gives byte-identical
 # histories, seed 43 differs, `replay` of the first exits 0, and a tampered history is
 # refused with the line of the first divergence.
 file(REMOVE_RECURSE ${WORK})

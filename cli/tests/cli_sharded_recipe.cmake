@@ -1,18 +1,18 @@
-# The README's GNU parallel recipe, as its text: every command line of
-# cli/sharded-campaign.sh appears verbatim in README.md, and the script, run as the README
-# runs it (locally, and through --sshloginfile with the local machine ':' as the one host),
-# merges into the campaign.json of the unsharded campaign.
+# The GNU parallel recipe of docs/campaigns.md, as its text: every command line of
+# cli/sharded-campaign.sh appears verbatim in DOC, and the script, run as the page runs it
+# (locally, and through --sshloginfile with the local machine ':' as the one host), merges
+# into the campaign.json of the unsharded campaign.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 file(STRINGS ${SCRIPT} lines)
-file(READ ${README} readme)
+file(READ ${DOC} doc)
 foreach(line IN LISTS lines)
   if(line MATCHES "^#" OR line MATCHES "^set " OR line MATCHES "^shift" OR line STREQUAL "")
     continue()
   endif()
-  string(FIND "${readme}" "${line}" at)
+  string(FIND "${doc}" "${line}" at)
   if(at EQUAL -1)
-    message(FATAL_ERROR "README.md does not quote this line of ${SCRIPT}:\n${line}")
+    message(FATAL_ERROR "${DOC} does not quote this line of ${SCRIPT}:\n${line}")
   endif()
 endforeach()
 

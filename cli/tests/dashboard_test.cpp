@@ -23,6 +23,11 @@ std::size_t occurrences(const std::string& haystack, const std::string& needle) 
   return n;
 }
 
+// The run's counts of a target's family.
+std::map<std::string, std::int64_t>& counts_of(Coverage& c, const properties::CoverageTarget& t) {
+  return t.family == "fault" ? c.faults : t.family == "verdict" ? c.verdicts : t.family == "edge" ? c.edges : c.situations;
+}
+
 // A run that reached a quarter of the targets (a different quarter from run to run, so
 // every target is reached), with names as long as the real ones.
 Coverage synthetic_run(int run) {
@@ -35,10 +40,7 @@ Coverage synthetic_run(int run) {
   int k = 0;
   for (const auto& t : properties::coverage_targets()) {
     if ((run + k++) % 4 != 0) continue;
-    auto& counts = t.family == "fault" ? c.faults : t.family == "verdict" ? c.verdicts
-                                                : t.family == "edge"      ? c.edges
-                                                                          : c.situations;
-    counts[t.name] = 1 + run % 5;
+    counts_of(c, t)[t.name] = 1 + run % 5;
   }
   c.final_states = {{"done", 20}, {"dead", 3}, {"pending", 1}, {"vanished", 2}};
   c.judged = {{"queue.fence", 40}, {"epoch.stamp", 12}};
@@ -129,6 +131,34 @@ TEST(Dashboard, a_failed_campaign_page_opens_with_the_failure_and_its_replay_com
   EXPECT_NE(html.find("<pre class=\"replay\">trafikey-sim replay out/failure.scn</pre>"), std::string::npos);
   EXPECT_NE(html.find("<a href=\"#run-0\">its history in full, below</a>"), std::string::npos);
   EXPECT_NE(html.find("id=\"run-0\""), std::string::npos) << "the shrunk history follows in full";
+}
+
+TEST(Dashboard, a_target_the_campaigns_plans_never_draw_is_grey_and_apart_from_those_never_reached) {
+  // Every target reached but two: large-run, which the campaign's plans never draw (large
+  // runs are the All property's), and the fault restart, which they draw.
+  Coverage c;
+  c.calls = 10;
+  c.outcome = "drained";
+  for (const auto& t : properties::coverage_targets()) {
+    if (t.name != "large-run" && t.name != "restart") counts_of(c, t)[t.name] = 1;
+  }
+  properties::CampaignResult result;
+  result.coverage.push_back(c);
+  properties::CampaignOptions options;
+  options.runs = 1;
+  const auto summary = properties::summarize(result, options, "", false);
+  std::string error;
+  const auto report = reports::render_campaign_dashboard(dashboard_of_summary(summary, "", false), {}, {}, &error);
+  ASSERT_TRUE(report) << error;
+  const std::string& html = report->html;
+  EXPECT_NE(html.find("<g class=\"target outside\"><title>large-run: not drawn by this campaign</title>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<g class=\"target uncovered\"><title>restart: never reached</title>"), std::string::npos);
+  EXPECT_EQ(occurrences(html, "<g class=\"target uncovered\">"), 1u) << "only restart in red";
+  EXPECT_NE(html.find("<p class=\"uncovered\">Never reached: restart</p>"), std::string::npos) << html;
+  EXPECT_NE(html.find("coverage gate requires them): large-run</p>"), std::string::npos);
+  EXPECT_NE(report->markdown.find("| never reached | restart |"), std::string::npos) << report->markdown;
+  EXPECT_NE(report->markdown.find("| not drawn by this campaign | large-run |"), std::string::npos);
 }
 
 TEST(Dashboard, the_runs_table_is_collapsed_and_lists_the_failing_the_longest_and_a_sample) {

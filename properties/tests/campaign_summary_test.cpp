@@ -6,6 +6,7 @@
 #include <set>
 
 #include "properties/campaign_summary.h"
+#include "properties/coverage.h"
 
 namespace trafikey::properties {
 namespace {
@@ -184,6 +185,23 @@ TEST(CampaignSummary, a_shard_file_reads_back_to_the_same_bytes) {
   EXPECT_EQ(summary_json(*parsed), text);
   EXPECT_FALSE(parse_summary("{\"seed\": 1}", error));
   EXPECT_FALSE(error.empty());
+}
+
+// What a campaign's coverage counts as not drawn rather than never reached (coverage.h).
+TEST(Coverage, only_a_large_run_is_outside_a_space_that_draws_none) {
+  const CoverageTarget large{"situation", "large-run"};
+  EXPECT_FALSE(drawn_in(full_space(), large)) << "the campaign's space draws no large run";
+  PlanSpace all = full_space();
+  all.large_per_mille = 50;
+  EXPECT_TRUE(drawn_in(all, large)) << "the All property's does";
+  for (const auto& t : coverage_targets()) {
+    EXPECT_EQ(drawn_in(full_space(), t), t.name != "large-run") << t.family << " " << t.name;
+  }
+  CampaignResult none;
+  const std::string table = coverage_table(none, full_space());
+  EXPECT_NE(table.find("large-run                    0   (not drawn by these plans)"), std::string::npos) << table;
+  EXPECT_NE(table.find("restart                      0   <- never reached"), std::string::npos) << table;
+  EXPECT_NE(coverage_table(none, all).find("large-run                    0   <- never reached"), std::string::npos);
 }
 
 }  // namespace

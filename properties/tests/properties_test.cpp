@@ -202,16 +202,20 @@ TRAFIKEY_PROP(Liveness, every_job_drains_once_faults_stop) {
 // The All property also gates coverage (coverage.h, Antithesis' "sometimes"): over its
 // runs every target must be reached at least once, or the test fails naming each one that
 // was not. (In the property's own test, so the gate costs no runs of its own.)
-void all_property() {
-  // full_space with a share of large runs (the campaign's and the mutants' space has none:
-  // a mutant caught first in a large run shrinks too slowly to a short history)
+// full_space with a share of large runs (the campaign's and the mutants' space has none:
+// a mutant caught first in a large run shrinks too slowly to a short history)
+const PlanSpace& all_space() {
   static const PlanSpace space = [] {
     PlanSpace s = full_space();
     s.large_per_mille = 50;
     s.bulk_claim_per_mille = 500;
     return s;
   }();
-  const auto plan = *gen_plan(space);
+  return space;
+}
+
+void all_property() {
+  const auto plan = *gen_plan(all_space());
   hold(plan, {}, "all", &all_coverage());
 }
 
@@ -221,7 +225,7 @@ TEST(All, every_invariant_holds_under_every_fault_and_every_coverage_target_is_r
   all_coverage() = {};
   check_property(&all_property);
   const CampaignResult& reached = all_coverage();
-  std::cout << "coverage over " << reached.passed << " passing runs:\n" << coverage_table(reached);
+  std::cout << "coverage over " << reached.passed << " passing runs:\n" << coverage_table(reached, all_space());
   const auto missing = unreached_targets(reached);
   std::string names;
   for (const auto& m : missing) names += "\n  " + m;

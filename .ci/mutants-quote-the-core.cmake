@@ -1,0 +1,35 @@
+# The ctest properties.mutants_quote_the_core, and the test of each stale mutated core:
+# fails naming every mutated core (a mutant, a crash guard's variant) whose quoted text the
+# last configure no longer found in core/, with what to do; with ONLY, that one alone.
+# The list is written by the root CMakeLists.txt at each configure (trafikey_stale_core).
+# Usage: cmake -DLIST=FILE [-DONLY=WHAT] -P mutants-quote-the-core.cmake
+if(NOT EXISTS "${LIST}")
+  message(FATAL_ERROR "${LIST} is missing: configure the build first")
+endif()
+file(STRINGS "${LIST}" lines)
+set(configured "")
+set(stale "")
+foreach(line IN LISTS lines)
+  if(line STREQUAL "")
+    continue()
+  endif()
+  if(line MATCHES "^# ([0-9]+) mutated cores")
+    set(configured ${CMAKE_MATCH_1})
+    continue()
+  endif()
+  if(DEFINED ONLY)
+    string(FIND "${line}" "${ONLY}: " at)
+    if(NOT at EQUAL 0)
+      continue()
+    endif()
+  endif()
+  string(APPEND stale "  ${line}\n")
+endforeach()
+if(DEFINED ONLY AND stale STREQUAL "")
+  message(FATAL_ERROR "${ONLY} is not built, but ${LIST} does not say why: reconfigure")
+endif()
+if(NOT stale STREQUAL "")
+  message(FATAL_ERROR "mutated cores whose quoted text is no longer in core/ (not built, so the "
+                      "suite no longer proves it catches them):\n${stale}")
+endif()
+message(STATUS "mutants-quote-the-core: all ${configured} mutated cores quote core/ as it is")
