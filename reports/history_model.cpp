@@ -5,7 +5,9 @@
 #include "sim/executor_scripts.h"
 #include "sim/history.h"
 #include "sim/sha256.h"
+#include "sim/world.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -326,18 +328,20 @@ void Builder::verdict(const At& at, const std::string& actor, const std::string&
   row(job);
   m_.verdicts.push_back({at, actor, job, kind, stamp_inc});
   ++m_.verdict_counts[kind];
-  if (kind == "lane") return;  // left untouched (EMQ §5)
+  using sim::SweepVerdict;
+  const auto is = [&](SweepVerdict v) { return kind == sim::sweep_verdict_name(v); };
+  if (is(SweepVerdict::lane)) return;  // left untouched (EMQ §5)
   Lease* l = open_lease(job, std::nullopt);
   end_lease(l, LeaseEnd::swept, at, kind);
-  if (kind == "ghost") {
+  if (is(SweepVerdict::ghost)) {
     change(job).s.state = "ghost";
     return;
   }
-  const bool dead = kind == "counted-dead";
+  const bool dead = is(SweepVerdict::counted_dead);
   transition(job, "active", dead ? "dead" : "pending", kind);
   Row& r = change(job);
   r.s.state = dead ? "dead" : "pending";
-  if (kind != "exempt") ++r.s.stalled;
+  if (!is(SweepVerdict::exempt)) ++r.s.stalled;
 }
 
 void Builder::rollback(std::int64_t kept, const At& at) {
@@ -457,6 +461,12 @@ std::optional<RunModel> parse_history(std::string_view text, std::string* error)
       if (!j["verdict"].is_string() || !j.contains("job") || !j["job"].is_string() ||
           !read_int(j, "stamp_inc", stamp)) {
         return fail(line, "a verdict line needs string \"verdict\", string \"job\", integer \"stamp_inc\"");
+      }
+      const auto& names = sim::sweep_verdict_names;
+      if (std::find(names.begin(), names.end(), j["verdict"].get<std::string>()) == names.end()) {
+        std::string known;
+        for (std::string_view n : names) known += (known.empty() ? "" : ", ") + std::string(n);
+        return fail(line, "unknown verdict \"" + j["verdict"].get<std::string>() + "\" (one of " + known + ")");
       }
     }
     if (j.value("fault", "") == "clock_rate") {

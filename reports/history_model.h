@@ -104,7 +104,7 @@ struct Verdict {
   At at;
   std::string actor;
   JobKey job;
-  std::string kind;  // exempt, counted-recovered, counted-dead, ghost, lane
+  std::string kind;  // as the history spells it: one of sim::sweep_verdict_names (sim/world.h)
   int stamp_inc = 0;
 };
 

@@ -4,6 +4,7 @@
 #include <map>
 
 #include "reports/html.h"
+#include "sim/world.h"
 
 namespace trafikey::reports {
 
@@ -68,20 +69,26 @@ std::string marker_label(const WorldEvent& e) {
   return e.name;
 }
 
+// The history's verdict names are sim::sweep_verdict_names (sim/world.h); this is what
+// each reads as on the timeline.
+bool verdict_is(std::string_view kind, sim::SweepVerdict v) { return kind == sim::sweep_verdict_name(v); }
+
 std::string verdict_label(const std::string& kind) {
-  if (kind == "counted-recovered") return "counted";
-  if (kind == "counted-dead") return "dead";
+  if (verdict_is(kind, sim::SweepVerdict::counted_recovered)) return "counted";
+  if (verdict_is(kind, sim::SweepVerdict::counted_dead)) return "dead";
   return kind;
 }
 
 std::string verdict_meaning(const Verdict& v) {
+  using sim::SweepVerdict;
   const std::string stamp =
       v.stamp_inc == 0 ? "no stamp" : "stamped by inc " + std::to_string(v.stamp_inc);
-  if (v.kind == "exempt") return stamp + ", swept by inc " + std::to_string(v.at.inc) + ": back to pending, not counted";
-  if (v.kind == "counted-recovered") return stamp + ", swept by inc " + std::to_string(v.at.inc) + ": stalled +1, back to pending";
-  if (v.kind == "counted-dead") return stamp + ", swept by inc " + std::to_string(v.at.inc) + ": stalled +1, dead-lettered";
-  if (v.kind == "ghost") return "the row is not a hash: removed from active";
-  if (v.kind == "lane") return "a lane row: left untouched";
+  const std::string swept = stamp + ", swept by inc " + std::to_string(v.at.inc) + ": ";
+  if (verdict_is(v.kind, SweepVerdict::exempt)) return swept + "back to pending, not counted";
+  if (verdict_is(v.kind, SweepVerdict::counted_recovered)) return swept + "stalled +1, back to pending";
+  if (verdict_is(v.kind, SweepVerdict::counted_dead)) return swept + "stalled +1, dead-lettered";
+  if (verdict_is(v.kind, SweepVerdict::ghost)) return "the row is not a hash: removed from active";
+  if (verdict_is(v.kind, SweepVerdict::lane)) return "a lane row: left untouched";
   return stamp;
 }
 

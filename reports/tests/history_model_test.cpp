@@ -158,6 +158,26 @@ TEST(HistoryModel, a_bad_line_is_named_by_its_number) {
   EXPECT_EQ(error.rfind("line 1:", 0), 0u) << error;
 }
 
+TEST(HistoryModel, a_verdict_the_world_never_writes_is_refused_naming_the_ones_it_does) {
+  const std::string good = crossed_restart_then_extended();
+  auto lines = testing::lines_of(good);
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < lines.size() && !at; ++i) {
+    if (lines[i].find("\"verdict\":\"exempt\"") != std::string::npos) at = i;
+  }
+  ASSERT_GT(at, 0u) << "the fixture has an exempt verdict";
+  std::string text;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string line = lines[i];
+    if (i == at) line.replace(line.find("\"exempt\""), 8, "\"excused\"");
+    text += line + "\n";
+  }
+  std::string error;
+  EXPECT_FALSE(parse_history(text, &error));
+  EXPECT_EQ(error, "line " + std::to_string(at + 1) + ": unknown verdict \"excused\" (one of ghost, lane, exempt, "
+                   "counted-recovered, counted-dead)");
+}
+
 TEST(HistoryModel, fingerprint_is_the_sha256_the_history_writer_computes) {
   sim::World w({});
   w.begin("test", "{}");
