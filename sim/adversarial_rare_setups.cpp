@@ -273,8 +273,10 @@ std::vector<Call> many_jobs(Prng& prng, const AdversaryTarget& t, const std::str
       calls.push_back({"EMQ.STALLED.CHECK", b, prng.chance(500) ? "1" : "5"});
     }
   } else {
-    const std::int64_t r = prng.between(0, 2);  // all of them, the bound, or fewer than all
-    const std::int64_t count = r == 0 ? n : r == 1 ? 1000 : prng.between(101, n - 1);
+    // All of them, the bound, or fewer than all but more than 100 (all of them when n is
+    // 101: no count lies between).
+    const std::int64_t r = prng.between(0, 2);
+    const std::int64_t count = r == 0 ? n : r == 1 ? 1000 : n > 101 ? prng.between(101, n - 1) : n;
     if (prng.chance(200)) {
       calls.push_back({"EMQ.CLAIM", b, std::to_string(t.lease_ms)});  // no COUNT: one
     } else {

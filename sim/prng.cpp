@@ -1,5 +1,7 @@
 #include "sim/prng.h"
 
+#include "core/assert.h"
+
 namespace trafikey::sim {
 
 namespace {
@@ -30,6 +32,8 @@ std::uint64_t Prng::next() {
 }
 
 std::int64_t Prng::between(std::int64_t lo, std::int64_t hi) {
+  // An empty range (hi < lo) would wrap to a huge one (hi = lo - 1 to the full 64 bits).
+  TRAFIKEY_ASSERT(lo <= hi, "between() draws from a non-empty range");
   const std::uint64_t range = static_cast<std::uint64_t>(hi) - static_cast<std::uint64_t>(lo) + 1;
   if (range == 0) return static_cast<std::int64_t>(next());  // the full 64-bit range
   // Lemire: multiply-shift, rejecting the biased low part.
