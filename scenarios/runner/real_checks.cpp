@@ -21,7 +21,6 @@ std::vector<std::string_view> views_of(const std::vector<std::string>& argv) {
 
 }  // namespace
 
-
 void RealChecks::fail(const std::string& id, const std::string& facts) {
   std::string where = step_ ? "line " + std::to_string(step_->line) + ", t=" + std::to_string(step_->time_ms)
                             : std::string("at start");
@@ -77,8 +76,9 @@ void RealChecks::before_sweep(const std::vector<std::string>& argv, BeforeCall& 
   for (std::size_t i = 0; i + 1 < items.size(); i += 2) {
     const std::string& id = items[i].text();
     data.zadd(active, std::strtod(items[i + 1].text().c_str(), nullptr), id);
-    if (auto row = session_.row(keys.row(id), false)) {
-      for (const auto& [field, value] : *row) data.hset(keys.row(id), field, value);
+    const std::string row_key = keys.row(id);
+    if (auto row = session_.row(row_key, false)) {
+      for (const auto& [field, value] : *row) data.hset(row_key, field, value);
     }
   }
   const std::string row_prefix = keys.row("");

@@ -21,16 +21,6 @@ Reply checked(real::ServerConnection& c, const std::vector<std::string>& argv) {
 
 }  // namespace
 
-std::string QueueState::set_of(const std::string& id) const {
-  std::string found;
-  for (const auto& [name, members] : sets) {
-    if (!members.contains(id)) continue;
-    if (!found.empty()) return "several";
-    found = name;
-  }
-  return found;
-}
-
 std::int64_t QueueState::field(const Row& row, const std::string& name, std::int64_t fallback) {
   const auto it = row.find(name);
   if (it == row.end()) return fallback;

@@ -24,8 +24,6 @@ struct QueueState {
   std::optional<std::int64_t> seq;  // emq:{q}:seq, absent when unset
   Reply stats = Reply::nil();       // EMQ.STATS q
 
-  // The set that holds `id` when exactly one does, else "" (none) or "several".
-  std::string set_of(const std::string& id) const;
   // A row's integer field, `fallback` when absent or not an integer.
   static std::int64_t field(const Row& row, const std::string& name, std::int64_t fallback = 0);
 };
