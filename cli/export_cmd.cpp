@@ -10,7 +10,6 @@
 #include "properties/scenario_export.h"
 #include "core/text.h"
 #include "cli/commands.h"
-#include "sim/scenario/parse.h"
 #include "scenarios/runner/run_sim.h"
 
 namespace trafikey::cli {
@@ -28,30 +27,32 @@ int export_history(const ExportArgs& args) {
     std::cout << "trafikey-sim export: cannot read " << args.history << "\n";
     return 2;
   }
-  const std::string& history = *read;
-  std::string text = properties::export_scenario(history, {});
-  if (text.empty()) {
-    std::cout << args.history << ": not a history the exporter reads (a plan or scenario header, "
-                                 "then call and fault lines)\n";
+  std::string why;
+  auto exported = properties::export_scenario(*read, {}, &why);
+  if (!exported) {
+    const bool at_line = why.rfind("line ", 0) == 0;  // "line N: what" -> "FILE:N: what"
+    std::cout << args.history << (at_line ? ":" + why.substr(5) : ": " + why)
+              << " (the exporter reads a generated run's or a scenario run's history)\n";
     return 2;
   }
   // Replay it once on the sim: the first broken invariant names the file, and a reply that
   // differs from the history's would be a determinism bug worth knowing at once.
-  auto parsed = scenario::parse_scenario(text, args.out);
-  if (!parsed.ok()) {
-    std::cout << "internal error: the exported text does not parse: " << scenario::to_string(parsed.error()) << "\n";
-    return 2;
-  }
   std::vector<properties::Violation> violations;
-  const scenario::RunResult replay = scenario::run_on_sim(parsed.value(), {args.out, false}, &violations);
-  if (!violations.empty()) text = properties::export_scenario(history, violations);
+  scenario::RunResult replay = scenario::run_on_sim(exported->scenario, {args.out, false}, &violations);
+  if (!violations.empty()) {
+    // the file names what broke; a divergence's line moves down with the comments added
+    const int before = exported->scenario.steps.front().line;
+    if (properties::note_violations(*exported, violations) && replay.failure) {
+      replay.failure->line += exported->scenario.steps.front().line - before;
+    }
+  }
   std::ofstream out(args.out, std::ios::binary | std::ios::trunc);
-  out << text;
+  out << exported->text;
   if (!out) {
     std::cout << "trafikey-sim export: cannot write " << args.out << "\n";
     return 2;
   }
-  std::cout << "wrote " << args.out << " (" << parsed.value().steps.size() << " steps)\n";
+  std::cout << "wrote " << args.out << " (" << exported->scenario.steps.size() << " steps)\n";
   if (replay.failure && replay.failure->invariant.empty()) {
     std::cout << "the replay on the sim diverges from the history:\n"
               << scenario::describe_failure(args.out, *replay.failure);

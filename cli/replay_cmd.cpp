@@ -1,49 +1,34 @@
 // trafikey-sim replay FILE: rerun a history and prove it is the same, byte for byte.
-#include <fstream>
 #include <iostream>
-#include <nlohmann/json.hpp>
-#include <sstream>
+#include <string_view>
 
 #include "cli/commands.h"
 #include "core/text.h"
-#include "sim/plan.h"
 #include "properties/checked_run.h"
+#include "sim/history_read.h"
+#include "sim/plan.h"
 #include "sim/run.h"
 
 namespace trafikey::cli {
 
 namespace {
-std::vector<std::string> split_lines(const std::string& text) {
-  std::vector<std::string> lines;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string::npos) end = text.size();
-    lines.push_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  return lines;
-}
-
 int replay_history(const std::string& file, const std::string& text) {
-  const auto lines = split_lines(text);
-  const auto header = nlohmann::json::parse(lines.empty() ? "" : lines[0], nullptr, false);
-  if (header.is_discarded() || !header.is_object() || header.value("trafikey", "") != "history") {
-    std::cerr << file << ":1: not a trafikey history (expected a header line "
-                         "{\"trafikey\":\"history\",...})\n";
+  std::string error;
+  const auto header = sim::read_history_header(text, &error);
+  if (!header) {
+    std::cerr << file << ":" << error.substr(std::string_view("line ").size()) << "\n";
     return 2;
   }
-  if (header.value("kind", "") != "plan" || !header.contains("plan")) {
-    std::cerr << file << ":1: history kind '" << header.value("kind", "")
-              << "' cannot be replayed by rerunning a plan"
-              << (header.value("kind", "") == "scenario"
-                      ? " (a scenario's run: replay the scenario file it names, \"" + header.value("file", "") + "\")"
+  const std::string kind = header->value("kind", "");
+  if (kind != "plan" || !header->contains("plan")) {
+    std::cerr << file << ":1: history kind '" << kind << "' cannot be replayed by rerunning a plan"
+              << (kind == "scenario"
+                      ? " (a scenario's run: replay the scenario file it names, \"" + header->value("file", "") + "\")"
                       : std::string())
               << "\n";
     return 2;
   }
-  std::string error;
-  auto plan = sim::parse_plan(header["plan"].dump(), &error);
+  auto plan = sim::parse_plan((*header)["plan"].dump(), &error);
   if (!plan) {
     std::cerr << file << ":1: " << error << "\n";
     return 2;
@@ -54,11 +39,12 @@ int replay_history(const std::string& file, const std::string& text) {
   }
   const properties::CheckedRun checked = properties::run_checked(*plan, true);
   const sim::RunSummary& rerun = checked.summary;
-  const auto again = split_lines(rerun.history);
+  const auto lines = sim::history_lines(text);
+  const auto again = sim::history_lines(rerun.history);
   const std::size_t n = std::max(lines.size(), again.size());
   for (std::size_t i = 0; i < n; ++i) {
-    const std::string expected = i < lines.size() ? lines[i] : "<end of file>";
-    const std::string actual = i < again.size() ? again[i] : "<end of rerun>";
+    const std::string_view expected = i < lines.size() ? lines[i] : "<end of file>";
+    const std::string_view actual = i < again.size() ? again[i] : "<end of rerun>";
     if (expected != actual) {
       std::cout << file << ":" << i + 1 << ": first divergence\n"
                 << "  expected: " << expected << "\n"

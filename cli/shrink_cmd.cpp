@@ -18,6 +18,7 @@
 #include "properties/checker.h"
 #include "properties/failure_files.h"
 #include "properties/history_minimizer.h"
+#include "sim/history_read.h"
 #include "sim/scenario/parse.h"
 
 namespace trafikey::cli {
@@ -71,7 +72,7 @@ int shrink(const ShrinkArgs& args) {
     }
     minimal = properties::minimize_scenario(parsed.value(), options);
   } else {
-    if (text->rfind("{\"trafikey\":\"history\"", 0) != 0) {
+    if (!sim::read_history_header(*text, nullptr)) {
       std::cerr << args.file << ":1: not a trafikey history or a .scn scenario\n";
       return 2;
     }

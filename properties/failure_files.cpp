@@ -41,7 +41,14 @@ FailureFiles write_failure(const sim::RunPlan& plan, const std::string& dir, con
   write(out.plan_path, sim::plan_json(plan) + "\n");
   out.original_history_path = path_of(FailureFile::original_history);
   write(out.original_history_path, rerun.summary.history);
-  const std::string original_scn = export_scenario(rerun.summary.history, violations);
+  // the run as a scenario, once: the original file is it titled after the violations, and
+  // the minimizer starts from it as it came
+  const auto exported = export_scenario(rerun.summary.history, {});
+  std::string original_scn;
+  if (exported) {
+    ExportedScenario original = *exported;
+    if (note_violations(original, violations)) original_scn = std::move(original.text);
+  }
   if (!original_scn.empty()) write(path_of(FailureFile::original_scenario), original_scn);
   if (!options.reproduce.empty()) {
     out.reproduce_path = path_of(FailureFile::reproduce);
@@ -59,7 +66,11 @@ FailureFiles write_failure(const sim::RunPlan& plan, const std::string& dir, con
     m.file_name = failure_file_name(name, FailureFile::scenario);
     m.progress = options.progress;
     const auto started = std::chrono::steady_clock::now();
-    out.minimized = minimize_history(rerun.summary.history, m);
+    if (exported) {
+      out.minimized = minimize_scenario(exported->scenario, m);
+    } else {
+      out.minimized.error = "not a history this build can write as a scenario";
+    }
     out.minimize_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     if (!out.minimized.failing) {
       out.minimize_error = "the run as a scenario does not break " + m.invariant + " first: " + out.minimized.error;

@@ -9,7 +9,6 @@
 #include "properties/scenario_export.h"
 #include "properties/scenario_replay.h"
 #include "sim/executor_scripts.h"
-#include "sim/scenario/parse.h"
 
 namespace trafikey::properties {
 
@@ -419,19 +418,19 @@ Minimized minimize_scenario(const scenario::Scenario& failing, const MinimizeOpt
   draft.steps.push_back({minimal.empty() ? 0 : minimal.back().time_ms, 0, scn::CheckInvariants{}});
   ScenarioReplay recording(draft, options.file_name, true);
   (void)recording.run();
-  const std::string text = export_scenario(recording.world().history().text(), recording.checker().violations());
-  auto parsed = scn::parse_scenario(text, options.file_name);
-  if (text.empty() || !parsed.ok()) {
-    out.error = "the minimal steps do not write back as a scenario" +
-                (parsed.ok() ? std::string() : ": " + scn::to_string(parsed.error()));
+  std::string why;
+  auto exported = export_scenario(recording.world().history().text(), recording.checker().violations(), &why);
+  if (!exported) {
+    out.error = "the minimal steps do not write back as a scenario: " + why;
     return out;
   }
-  out.scenario = std::move(parsed).value();
-  out.text = "# Minimized from " + std::to_string(out.steps_before) + " steps (" + std::to_string(out.calls_before) +
-             " calls) to " + std::to_string(minimal.size()) + " (" + std::to_string(calls_in(minimal)) +
-             (out.one_minimal ? " calls): removing any one step loses the failure.\n"
-                              : " calls); the replay budget ran out before it was 1-minimal.\n") +
-             text;
+  prepend_comment(*exported, "# Minimized from " + std::to_string(out.steps_before) + " steps (" +
+                                 std::to_string(out.calls_before) + " calls) to " + std::to_string(minimal.size()) +
+                                 " (" + std::to_string(calls_in(minimal)) +
+                                 (out.one_minimal ? " calls): removing any one step loses the failure.\n"
+                                                  : " calls); the replay budget ran out before it was 1-minimal.\n"));
+  out.scenario = std::move(exported->scenario);
+  out.text = std::move(exported->text);
   ScenarioReplay check(out.scenario, options.file_name, true);
   const auto mismatch = check.run();
   out.history = check.world().history().text();
@@ -448,14 +447,14 @@ Minimized minimize_scenario(const scenario::Scenario& failing, const MinimizeOpt
 }
 
 Minimized minimize_history(const std::string& history_text, const MinimizeOptions& options) {
-  const std::string text = export_scenario(history_text, {});
-  auto parsed = scn::parse_scenario(text, "history");
-  if (text.empty() || !parsed.ok()) {
+  std::string why;
+  const auto exported = export_scenario(history_text, {}, &why);
+  if (!exported) {
     Minimized out;
-    out.error = "not a history this build can write as a scenario";
+    out.error = "not a history this build can write as a scenario: " + why;
     return out;
   }
-  return minimize_scenario(parsed.value(), options);
+  return minimize_scenario(exported->scenario, options);
 }
 
 }  // namespace trafikey::properties

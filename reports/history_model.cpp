@@ -1,9 +1,9 @@
 #include "reports/history_model.h"
 
-#include "core/keys.h"
 #include "core/text.h"
-#include "sim/executor_scripts.h"
+#include "sim/call_effects.h"
 #include "sim/history.h"
+#include "sim/history_read.h"
 #include "sim/sha256.h"
 #include "sim/world.h"
 
@@ -84,23 +84,12 @@ std::optional<std::int64_t> to_int(const Json& v) {
 
 std::string str(const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
-// "emq:{q}:job:<id>" -> {q, id} (EMQ §1), through core's one key-name scheme.
-std::optional<JobKey> row_key(const std::string& key) {
-  const auto row = parse_row_key(key);
-  if (!row) return std::nullopt;
-  return JobKey{std::string(row->queue), std::string(row->id)};
-}
-
-bool is_int(const Json& v, std::int64_t value) {
-  return v.is_number_integer() && v.get<std::int64_t>() == value;
-}
-
 // Replays one history into a RunModel (see the header for what is modelled).
 class Builder {
  public:
   explicit Builder(RunModel& m) : m_(m) {}
 
-  void call(const CallLine& c);
+  void call(const CallLine& c, const sim::HistoryLine& line);
   void fault(const WorldEvent& e);
   void verdict(const At& at, const std::string& actor, const std::string& id,
                const std::string& kind, int stamp_inc);
@@ -155,9 +144,10 @@ class Builder {
   void grant(const CallLine& c, std::string_view verb, const JobKey& job, std::int64_t token, std::int64_t lease_ms);
   void extend(const CallLine& c, std::string_view verb, const JobKey& job, std::int64_t token,
               std::int64_t lease_ms);
-  void finish_call(const CallLine& c, std::string_view verb, bool completes, const JobKey& job,
+  void finish_call(const CallLine& c, std::string_view verb, sim::JobMove how, const JobKey& job,
                    std::int64_t token);
-  void scripted(const CallLine& c);
+  void hand_row(const CallLine& c, const JobKey& job, const sim::Move& m);
+  void hand_deadline(const JobKey& job, std::int64_t deadline_server_ms);
   void rollback(std::int64_t kept, const At& at);
 
   RunModel& m_;
@@ -166,6 +156,7 @@ class Builder {
   std::vector<Undo> undo_;
   std::int64_t call_ = 0;
   std::map<std::string, std::string> sweep_queue_;  // actor -> queue of its last sweep
+  sim::CallEffects effects_;  // the current call's moves (sim/call_effects.h)
 };
 
 void Builder::grant(const CallLine& c, std::string_view verb, const JobKey& job, std::int64_t token,
@@ -194,16 +185,16 @@ void Builder::extend(const CallLine& c, std::string_view verb, const JobKey& job
   }
 }
 
-void Builder::finish_call(const CallLine& c, std::string_view verb, bool completes, const JobKey& job,
+void Builder::finish_call(const CallLine& c, std::string_view verb, sim::JobMove how, const JobKey& job,
                           std::int64_t token) {
   Lease* l = open_lease(job, token);
-  if (completes) {
+  if (how == sim::JobMove::complete) {
     transition(job, "active", "done", verb == "EMQ.COMPLETE" ? "COMPLETE 1" : std::string(verb) + " 1");
     end_lease(l, LeaseEnd::completed, c.at);
     change(job).s.state = "done";
     return;
   }
-  const bool dead = is_int(c.reply, 2);
+  const bool dead = how == sim::JobMove::dead;
   transition(job, "active", dead ? "dead" : "pending", dead ? "FAIL 2" : "FAIL 1");
   end_lease(l, dead ? LeaseEnd::failed_dead : LeaseEnd::requeued, c.at);
   Row& r = change(job);
@@ -211,114 +202,104 @@ void Builder::finish_call(const CallLine& c, std::string_view verb, bool complet
   ++r.s.failures;
 }
 
-void Builder::call(const CallLine& c) {
+// A row written by a plain HSET (the adversarial client's probes set leases up by hand): a
+// row written `active` holds a lease no CLAIM granted, drawn from here (its deadline is the
+// server time of the write until a ZADD to the active set gives one), so that the verbs and
+// the sweep that meet it later end a lease the timeline shows, as the ledger adopts it.
+void Builder::hand_row(const CallLine& c, const JobKey& job, const sim::Move& m) {
+  const std::string state(m.state);
+  m_.row_edits.push_back({c.at, job,
+                          "row written by " + c.actor + " (HSET" +
+                              (state.empty() ? std::string() : " state " + sim::history_text(state)) +
+                              "): set up by hand"});
+  if (state != "active" && state != "pending" && state != "done" && state != "dead") {
+    row(job);
+    return;
+  }
+  if (state == "active") {
+    end_lease(open_lease(job, std::nullopt), LeaseEnd::superseded, c.at);
+    Lease l;
+    l.job = job;
+    l.token = m.token;
+    l.segments.push_back({c.at, c.index, "HSET", c.actor, c.at.server_ms, std::nullopt, c.lost, false});
+    m_.leases.push_back(std::move(l));
+  }
+  Row& r = change(job);
+  r.s.state = state;
+  if (m.token) r.s.attempts = m.token;
+  if (state == "active") r.lease = static_cast<int>(m_.leases.size() - 1);
+}
+
+// A ZADD to a queue's active set gives a lease set up by hand its deadline.
+void Builder::hand_deadline(const JobKey& job, std::int64_t deadline_server_ms) {
+  Lease* l = open_lease(job, std::nullopt);
+  if (l && l->segments.size() == 1 && l->segments.front().verb == "HSET") {
+    l->segments.front().deadline_server_ms = deadline_server_ms;
+  }
+}
+
+void Builder::call(const CallLine& c, const sim::HistoryLine& line) {
   call_ = c.index;
   ++m_.calls_by_verb[c.verb];
   if (c.lost) {
     ++m_.lost_replies;
     ++m_.fault_counts["lost_reply"];
   }
-  if (c.reply.is_object() && c.reply.contains("error")) {
+  if (line.reply.is_error()) {
     ++m_.error_replies;
     return;
   }
-  const Json& a = c.call;
-  auto arg = [&](std::size_t i) { return i < a.size() ? str(a[i]) : std::string(); };
-  auto num = [&](std::size_t i) { return i < a.size() ? to_int(a[i]) : std::nullopt; };
-  if (c.verb == "EMQ.ADD" && a.size() >= 3) {
-    if (!is_int(c.reply, 1)) return;
-    const JobKey job{arg(1), arg(2)};
-    Row& r = change(job);
-    r = Row{};
-    r.s.state = "pending";
-    m_.added_true_ms.emplace(job, c.at.true_ms);
-  } else if (c.verb == "EMQ.CLAIM" && a.size() >= 3 && c.reply.is_array()) {
-    const std::int64_t lease_ms = num(2).value_or(0);
-    for (const Json& item : c.reply) {
-      if (!item.is_array() || item.size() < 2) continue;
-      grant(c, c.verb, {arg(1), str(item[0])}, to_int(item[1]).value_or(0), lease_ms);
-    }
-  } else if (c.verb == "EMQ.EXTEND" && a.size() >= 5) {
-    const JobKey job{arg(1), arg(2)};
-    if (is_int(c.reply, 1)) extend(c, c.verb, job, num(3).value_or(0), num(4).value_or(0));
-    if (is_int(c.reply, 0)) m_.refusals.push_back({c.at, job, c.verb, num(3).value_or(0)});
-  } else if (c.verb == "EMQ.EXTENDS" && a.size() >= 5 && c.reply.is_array()) {
-    for (std::size_t p = 0; 3 + 2 * p + 1 < a.size() && p < c.reply.size(); ++p) {
-      const JobKey job{arg(1), arg(3 + 2 * p)};
-      const std::int64_t token = num(4 + 2 * p).value_or(0);
-      if (is_int(c.reply[p], 1)) extend(c, c.verb, job, token, num(2).value_or(0));
-      if (is_int(c.reply[p], 0)) m_.refusals.push_back({c.at, job, c.verb, token});
-    }
-  } else if ((c.verb == "EMQ.COMPLETE" || c.verb == "EMQ.FAIL") && a.size() >= 4) {
-    const JobKey job{arg(1), arg(2)};
-    const std::int64_t token = num(3).value_or(0);
-    row(job);
-    if (is_int(c.reply, 1) || (c.verb == "EMQ.FAIL" && is_int(c.reply, 2))) {
-      finish_call(c, c.verb, c.verb == "EMQ.COMPLETE", job, token);
-    } else if (is_int(c.reply, 0)) {
-      m_.refusals.push_back({c.at, job, c.verb, token});
-    }
-  } else if ((c.verb == "EVALSHA" || c.verb == "EVAL") && a.size() >= 3) {
-    scripted(c);
-  } else if (c.verb == "EMQ.STALLED.CHECK" && a.size() >= 2) {
-    sweep_queue_[c.actor] = arg(1);
-  } else if (c.verb == "DEL") {
-    // An operator (or an old script) deleting a row: the id is left in its set, a ghost.
-    for (std::size_t i = 1; i < a.size(); ++i) {
-      if (auto job = row_key(arg(i))) {
+  const std::vector<std::string_view> argv(line.argv.begin(), line.argv.end());
+  sim::decode_call(argv, line.reply, effects_);
+  if (effects_.verb == sim::spec::EmqVerb::sweep) sweep_queue_[c.actor] = sim::history_text(argv[1]);
+  const std::string_view mover = effects_.mover;
+  // a refused COMPLETE or FAIL still names its job's row
+  const bool finishes = effects_.verb == sim::spec::EmqVerb::complete ||
+                        effects_.verb == sim::spec::EmqVerb::fail ||
+                        effects_.script == sim::ExecutorScript::complete;
+  for (const sim::Move& m : effects_.moves) {
+    const JobKey job{sim::history_text(m.queue), sim::history_text(m.id)};
+    switch (m.kind) {
+      case sim::JobMove::add: {
+        Row& r = change(job);
+        r = Row{};
+        r.s.state = "pending";
+        m_.added_true_ms.emplace(job, c.at.true_ms);
+        break;
+      }
+      case sim::JobMove::grant: grant(c, mover, job, m.token, m.amount); break;
+      case sim::JobMove::extend: extend(c, mover, job, m.carried_token().value_or(0), m.amount); break;
+      case sim::JobMove::complete:
+      case sim::JobMove::requeue:
+      case sim::JobMove::dead:
+        row(job);
+        finish_call(c, mover, m.kind, job, m.carried_token().value_or(0));
+        break;
+      case sim::JobMove::refused:
+        if (finishes) row(job);
+        m_.refusals.push_back({c.at, job, std::string(mover), m.carried_token().value_or(0)});
+        break;
+      case sim::JobMove::ghost:
+        // An operator (or an old script) deleting a row: the id is left in its set, a ghost.
         ++m_.fault_counts["row_delete"];
-        change(*job).s.state = "deleted";
-        m_.row_edits.push_back({c.at, *job, "row deleted by " + c.actor + " (DEL): the id is a ghost"});
-      }
-    }
-  } else if (c.verb == "HSET" && a.size() >= 4) {
-    // Writing `group` makes a lane row, which the sweep leaves alone (EMQ §5).
-    for (std::size_t i = 2; i + 1 < a.size(); i += 2) {
-      if (arg(i) != "group") continue;
-      if (auto job = row_key(arg(1))) {
+        change(job).s.state = "deleted";
+        m_.row_edits.push_back(
+            {c.at, job, "row deleted by " + c.actor + " (" + std::string(mover) + "): the id is a ghost"});
+        break;
+      case sim::JobMove::lane:
+        // Writing `group` makes a lane row, which the sweep leaves alone (EMQ §5).
         ++m_.fault_counts["lane_mark"];
-        row(*job);
-        m_.row_edits.push_back({c.at, *job, "group written by " + c.actor + " (HSET): a lane row"});
-      }
+        row(job);
+        m_.row_edits.push_back({c.at, job, "group written by " + c.actor + " (HSET): a lane row"});
+        break;
+      case sim::JobMove::row_written: hand_row(c, job, m); break;
+      case sim::JobMove::deadline: hand_deadline(job, m.amount); break;
+      case sim::JobMove::sweep_recovered:
+      case sim::JobMove::sweep_dead:
+      case sim::JobMove::sweep_ghost:
+      case sim::JobMove::sweep_lane:
+        break;  // the world's verdict lines say what the sweep did to each (verdict())
     }
-  }
-}
-
-// The scripted executor's calls (bench/scripts/*.lua, by EVALSHA digest or EVAL body, with
-// their keys and arguments as the scripts take them) are leases like the verbs they stand
-// for, named after their script: claim.lua grants, extend.lua extends, complete.lua
-// finishes. Any other script moves nothing here.
-void Builder::scripted(const CallLine& c) {
-  const Json& a = c.call;
-  const std::string first = a[1].is_string() ? sim::history_bytes(a[1].get<std::string>()) : std::string();
-  const sim::ExecutorScript which =
-      c.verb == "EVALSHA" ? sim::executor_script_of_sha(first) : sim::executor_script_of_body(first);
-  const std::optional<std::int64_t> numkeys = to_int(a[2]);
-  std::vector<std::string> rest;
-  for (std::size_t i = 3; i < a.size(); ++i) rest.push_back(str(a[i]));
-  if (which == sim::ExecutorScript::claim && numkeys == 2 && rest.size() == 4 && c.reply.is_array()) {
-    const auto q = key_queue(rest[0]);
-    if (!q || rest[0] != QueueKeys(*q).pending()) return;
-    const std::int64_t lease_ms = to_int(Json(rest[2])).value_or(0);
-    for (const Json& item : c.reply) {
-      if (!item.is_array() || item.size() < 2) continue;
-      grant(c, "claim.lua", {std::string(*q), str(item[0])}, to_int(item[1]).value_or(0), lease_ms);
-    }
-  } else if (which == sim::ExecutorScript::extend && numkeys == 2 && rest.size() == 5) {
-    const auto row = row_key(rest[1]);
-    if (!row) return;
-    const JobKey job{row->queue, rest[2]};
-    const std::int64_t token = to_int(Json(rest[3])).value_or(0);
-    if (is_int(c.reply, 1)) extend(c, "extend.lua", job, token, to_int(Json(rest[4])).value_or(0));
-    if (is_int(c.reply, 0)) m_.refusals.push_back({c.at, job, "extend.lua", token});
-  } else if (which == sim::ExecutorScript::complete && numkeys == 3 && rest.size() >= 5) {
-    const auto row = row_key(rest[2]);
-    if (!row) return;
-    const JobKey job{row->queue, rest[3]};
-    const std::int64_t token = to_int(Json(rest[4])).value_or(0);
-    this->row(job);
-    if (is_int(c.reply, 1)) finish_call(c, "complete.lua", true, job, token);
-    if (is_int(c.reply, 0)) m_.refusals.push_back({c.at, job, "complete.lua", token});
   }
 }
 
@@ -400,125 +381,53 @@ void Builder::finish() {
   }
 }
 
-bool read_int(const Json& obj, const char* key, std::int64_t& out) {
-  if (!obj.contains(key) || !obj[key].is_number_integer()) return false;
-  out = obj[key].get<std::int64_t>();
-  return true;
-}
-
-const char* const event_kinds[] = {"call", "fault", "verdict", "phase", "end"};
-
 }  // namespace
 
 std::optional<RunModel> parse_history(std::string_view text, std::string* error) {
-  auto fail = [&](std::int64_t line, const std::string& what) -> std::optional<RunModel> {
-    if (error) *error = "line " + std::to_string(line) + ": " + what;
-    return std::nullopt;
-  };
+  auto read = sim::read_history(text, error);
+  if (!read) return std::nullopt;
   RunModel m;
   m.fingerprint = sim::sha256_hex(text);
-  for (std::size_t start = 0; start < text.size();) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    m.lines.emplace_back(text.substr(start, end - start));
-    start = end + 1;
-  }
-  if (m.lines.empty()) return fail(1, "empty file: expected a history header line");
-  m.header = Json::parse(m.lines[0], nullptr, false);
-  if (m.header.is_discarded() || !m.header.is_object() ||
-      m.header.value("trafikey", "") != "history") {
-    return fail(1, "not a trafikey history (expected a header {\"trafikey\":\"history\",...})");
-  }
-  m.kind = m.header.value("kind", "");
+  m.lines.assign(read->lines.begin(), read->lines.end());
+  m.header = std::move(read->header);
+  m.kind = read->kind;
 
-  // Pass 1: shape of every line, and the server clock trace (needed ahead of time to
-  // place lease deadlines on the true-time axis).
-  std::vector<Json> parsed;
+  // The server clock trace first: lease deadlines are placed on the true-time axis with it.
   std::int64_t rate = 1000;
-  for (std::size_t i = 1; i < m.lines.size(); ++i) {
-    const std::int64_t line = static_cast<std::int64_t>(i) + 1;
-    Json j = Json::parse(m.lines[i], nullptr, false);
-    if (j.is_discarded()) return fail(line, "not valid JSON");
-    if (!j.is_object()) return fail(line, "expected a JSON object");
-    At at{line, 0, 0, 0};
-    std::int64_t inc = 0;
-    if (!read_int(j, "t", at.true_ms)) return fail(line, "field \"t\" (true time) must be an integer");
-    if (!read_int(j, "st", at.server_ms)) return fail(line, "field \"st\" (server time) must be an integer");
-    if (!read_int(j, "inc", inc)) return fail(line, "field \"inc\" (incarnation) must be an integer");
-    if (!j.contains("actor") || !j["actor"].is_string()) return fail(line, "field \"actor\" must be a string");
-    int kinds = 0;
-    for (const char* k : event_kinds) kinds += j.contains(k) ? 1 : 0;
-    if (kinds != 1) return fail(line, "expected exactly one of call, fault, verdict, phase, end");
-    if (j.contains("call")) {
-      if (!j["call"].is_array() || j["call"].empty() || !j["call"][0].is_string()) {
-        return fail(line, "field \"call\" must be a non-empty array of strings");
-      }
-      if (!j.contains("reply")) return fail(line, "a call line needs a \"reply\"");
-    }
-    if (j.contains("fault") && !j["fault"].is_string()) return fail(line, "field \"fault\" must be a string");
-    if (j.contains("verdict")) {
-      std::int64_t stamp = 0;
-      if (!j["verdict"].is_string() || !j.contains("job") || !j["job"].is_string() ||
-          !read_int(j, "stamp_inc", stamp)) {
-        return fail(line, "a verdict line needs string \"verdict\", string \"job\", integer \"stamp_inc\"");
-      }
-      const auto& names = sim::sweep_verdict_names;
-      if (std::find(names.begin(), names.end(), j["verdict"].get<std::string>()) == names.end()) {
-        std::string known;
-        for (std::string_view n : names) known += (known.empty() ? "" : ", ") + std::string(n);
-        return fail(line, "unknown verdict \"" + j["verdict"].get<std::string>() + "\" (one of " + known + ")");
-      }
-    }
-    if (j.value("fault", "") == "clock_rate") {
-      std::int64_t r = 0;
-      if (!read_int(j, "rate_per_mille", r)) return fail(line, "clock_rate needs integer \"rate_per_mille\"");
-      rate = r;
-    }
-    m.clock.add(at.true_ms, at.server_ms, rate);
-    parsed.push_back(std::move(j));
+  for (const sim::HistoryLine& line : read->events) {
+    if (line.kind == sim::HistoryLine::Kind::fault && line.name == "clock_rate") rate = *line.integer("rate_per_mille");
+    m.clock.add(line.at.true_ms, line.at.server_ms, rate);
   }
 
-  // Pass 2: replay.
   Builder b(m);
   std::int64_t calls = 0;
-  for (std::size_t i = 0; i < parsed.size(); ++i) {
-    Json& j = parsed[i];
-    At at{static_cast<std::int64_t>(i) + 2, j["t"].get<std::int64_t>(), j["st"].get<std::int64_t>(),
-          static_cast<int>(j["inc"].get<std::int64_t>())};
-    const std::string actor = j["actor"].get<std::string>();
+  for (const sim::HistoryLine& line : read->events) {
+    const At at{line.number, line.at.true_ms, line.at.server_ms, line.at.incarnation};
     m.end_true_ms = at.true_ms;
-    if (j.contains("call")) {
-      CallLine c;
-      c.at = at;
-      c.index = ++calls;
-      c.actor = actor;
-      c.call = j["call"];
-      c.reply = j["reply"];
-      c.lost = j.value("lost", false);
-      c.verb = upper(c.call[0].get<std::string>());
-      b.call(c);
-      m.calls.push_back(std::move(c));
-    } else if (j.contains("fault")) {
-      WorldEvent e{at, j["fault"].get<std::string>(), Json::object()};
-      bool after = false;
-      for (auto it = j.begin(); it != j.end(); ++it) {
-        if (after) e.fields[it.key()] = it.value();
-        after = after || it.key() == "fault";
+    switch (line.kind) {
+      case sim::HistoryLine::Kind::call: {
+        CallLine c;
+        c.at = at;
+        c.index = ++calls;
+        c.actor = line.json["actor"].get<std::string>();
+        c.call = line.json["call"];
+        c.reply = line.json["reply"];
+        c.lost = line.lost;
+        c.verb = upper(c.call[0].get<std::string>());
+        b.call(c, line);
+        m.calls.push_back(std::move(c));
+        break;
       }
-      b.fault(e);
-    } else if (j.contains("verdict")) {
-      b.verdict(at, actor, j["job"].get<std::string>(), j["verdict"].get<std::string>(),
-                static_cast<int>(j["stamp_inc"].get<std::int64_t>()));
-    } else if (j.contains("phase")) {
-      m.phases.push_back({at, str(j["phase"])});
-    } else {
-      m.end_outcome = str(j["end"]);
-      m.end_fields = Json::object();
-      bool after = false;
-      for (auto it = j.begin(); it != j.end(); ++it) {
-        if (after) m.end_fields[it.key()] = it.value();
-        after = after || it.key() == "end";
-      }
+      case sim::HistoryLine::Kind::fault: b.fault({at, line.name, line.fields}); break;
+      case sim::HistoryLine::Kind::verdict:
+        b.verdict(at, line.json["actor"].get<std::string>(), line.json["job"].get<std::string>(), line.name,
+                  line.stamp_inc);
+        break;
+      case sim::HistoryLine::Kind::phase: m.phases.push_back({at, line.name}); break;
+      case sim::HistoryLine::Kind::end:
+        m.end_outcome = line.name;
+        m.end_fields = line.fields;
+        break;
     }
   }
   b.finish();

@@ -1,5 +1,6 @@
 #include "reports/load.h"
 #include "core/text.h"
+#include "sim/history_read.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -19,11 +20,10 @@ bool read_file(const fs::path& path, std::string& text) {
   return true;
 }
 
-// The header's "kind" without parsing the whole line (the renderer validates it).
+// A generated run's history, by its header alone (the renderer reads the rest).
 bool is_plan_history(const std::string& text) {
-  const std::string first = text.substr(0, text.find('\n'));
-  return first.rfind("{\"trafikey\":\"history\"", 0) == 0 &&
-         first.find("\"kind\":\"plan\"") != std::string::npos;
+  const auto header = sim::read_history_header(text, nullptr);
+  return header && header->value("kind", "") == "plan";
 }
 
 ReportInput input(const std::string& name, const std::string& file, std::string text) {

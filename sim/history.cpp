@@ -304,4 +304,19 @@ std::string history_bytes(std::string_view utf8) {
   return out;
 }
 
+std::string history_text(std::string_view bytes) {
+  std::string out;
+  out.reserve(bytes.size());
+  for (const char byte : bytes) {
+    const auto c = static_cast<unsigned char>(byte);
+    if (c < 0x80) {
+      out += byte;
+    } else {
+      out += static_cast<char>(0xc0 | (c >> 6));
+      out += static_cast<char>(0x80 | (c & 0x3f));
+    }
+  }
+  return out;
+}
+
 }  // namespace trafikey::sim

@@ -110,5 +110,8 @@ void append_json_reply(std::string& out, const Reply& reply);
 // The bytes a history string carries, from the UTF-8 a JSON parser hands back for it:
 // bytes 0x80-0xff were written as \u0080-\u00ff, which come back as two bytes each.
 std::string history_bytes(std::string_view utf8);
+// The inverse: bytes as the UTF-8 a history's JSON strings decode to (0x80-0xff as
+// U+0080-U+00FF), for text shown beside a history's own lines.
+std::string history_text(std::string_view bytes);
 
 }  // namespace trafikey::sim

@@ -42,7 +42,7 @@ struct SweepBefore {
   // member of active, each at rank 0, and which were due cannot be judged.
   bool expiry_known = true;
   std::vector<std::string> expired;      // lowest deadline first, then member bytes
-  std::map<std::string, SweptRow> rows;  // the rows of `expired`
+  std::map<std::string, SweptRow, std::less<>> rows;  // the rows of `expired`
 
   // How many members the sweep must judge: the first LIMIT expired ones.
   std::size_t due() const { return limit < expired.size() ? limit : expired.size(); }

@@ -190,10 +190,13 @@ const CallRecord& World::call(std::string_view actor, Args argv) {
 
   history_.call(rec.at, actor, argv, rec.reply, rec.lost, rec.writes);
   rec.history_line = history_.lines();
-  if (sweep && rec.reply.kind() == Reply::Kind::array && rec.reply.items().size() == 8) {
+  if (sweep) {
+    // the moves the reply makes (sim/call_effects.h); whether a recovery was counted, the
+    // row's `stalled` before and after says
+    decode_call(argv, rec.reply, sweep_effects_, spec::EmqVerb::sweep);
     const QueueKeys keys(argv[1]);
     const SweepBefore& before = sweep_before_;
-    auto stamp_inc = [&](const std::string& id) {
+    auto stamp_inc = [&](std::string_view id) {
       auto it = before.rows.find(id);
       if (it == before.rows.end()) return 0;
       const std::string& epoch = it->second.lease_epoch.value_or("");
@@ -202,27 +205,28 @@ const CallRecord& World::call(std::string_view actor, Args argv) {
       }
       return 0;
     };
-    auto verdict = [&](const std::string& id, SweepVerdict v, int inc) {
+    auto verdict = [&](std::string_view id, SweepVerdict v, int inc) {
       const std::string_view kind = sweep_verdict_name(v);
       history_.verdict(rec.at, actor, id, kind, inc);
       ++verdict_counts_[std::string(kind)];
     };
-    for (const Reply& id : rec.reply.items()[1].items_if_array()) {
-      bool wrong = false;
-      const Keyspace::Hash* row = live_.hash_at(keys.row(id.text()), wrong);
-      const std::string* after = row ? Keyspace::hash_field(*row, "stalled") : nullptr;
-      auto it = before.rows.find(id.text());
-      const bool counted = (after ? *after : "") != (it == before.rows.end() ? "" : it->second.stalled.value_or(""));
-      verdict(id.text(), counted ? SweepVerdict::counted_recovered : SweepVerdict::exempt, stamp_inc(id.text()));
-    }
-    for (const Reply& id : rec.reply.items()[3].items_if_array()) {
-      verdict(id.text(), SweepVerdict::counted_dead, stamp_inc(id.text()));
-    }
-    for (const Reply& id : rec.reply.items()[5].items_if_array()) {
-      verdict(id.text(), SweepVerdict::ghost, 0);
-    }
-    for (const Reply& id : rec.reply.items()[7].items_if_array()) {
-      verdict(id.text(), SweepVerdict::lane, stamp_inc(id.text()));
+    for (const Move& m : sweep_effects_.moves) {
+      switch (m.kind) {
+        case JobMove::sweep_recovered: {
+          bool wrong = false;
+          const Keyspace::Hash* row = live_.hash_at(keys.row(m.id), wrong);
+          const std::string* after = row ? Keyspace::hash_field(*row, "stalled") : nullptr;
+          auto it = before.rows.find(m.id);
+          const bool counted =
+              (after ? *after : "") != (it == before.rows.end() ? "" : it->second.stalled.value_or(""));
+          verdict(m.id, counted ? SweepVerdict::counted_recovered : SweepVerdict::exempt, stamp_inc(m.id));
+          break;
+        }
+        case JobMove::sweep_dead: verdict(m.id, SweepVerdict::counted_dead, stamp_inc(m.id)); break;
+        case JobMove::sweep_ghost: verdict(m.id, SweepVerdict::ghost, 0); break;
+        case JobMove::sweep_lane: verdict(m.id, SweepVerdict::lane, stamp_inc(m.id)); break;
+        default: break;  // a sweep makes no other move
+      }
     }
   }
   if (observer_) observer_->after_call(*this, rec);

@@ -29,6 +29,7 @@
 
 #include "core/args.h"
 #include "core/reply.h"
+#include "sim/call_effects.h"
 #include "sim/clock.h"
 #include "sim/history.h"
 #include "sim/keyspace.h"
@@ -229,6 +230,7 @@ class World {
   CallRecord last_;
   std::map<std::string, std::int64_t> verdict_counts_;
   SweepBefore sweep_before_;  // the expired rows before the current sweep (its verdict lines)
+  CallEffects sweep_effects_;  // the current sweep's moves (kept to reuse its buffer)
   WorldObserver* observer_ = nullptr;
   std::int64_t stop_before_ = 0;
 };

@@ -5,47 +5,39 @@
 #include "core/args.h"
 #include "properties/model/model.h"
 #include "properties/model/names.h"
+#include "sim/call_effects.h"
 #include "sim/executor_scripts.h"
 
 namespace trafikey::properties::model {
 
 using sim::ExecutorScript;
-using sim::executor_script_of_sha;
-using sim::executor_script_of_body;
 
-namespace {
-
-std::int64_t int_arg(std::string_view text, std::int64_t fallback) {
-  return parse_int64(text).value_or(fallback);
-}
-
-}  // namespace
-
-// Through the model's table of the spec's verbs (verb_name), whatever the case; not the
-// core's command table, which a wrong core would move the ledger with. Of the plain
-// commands only DEL, SET and HSET move the model.
-Ledger::Verb Ledger::classify(std::string_view name) {
-  if (const Verb verb = of(verb_of(name)); verb != Verb::other) return verb;
-  if (equals_ignore_case(name, "EVAL") || equals_ignore_case(name, "EVALSHA")) return Verb::script;
-  if (equals_ignore_case(name, "DEL")) return Verb::del;
-  if (equals_ignore_case(name, "SET")) return Verb::set;
-  if (equals_ignore_case(name, "HSET")) return Verb::hset;
-  return Verb::other;
-}
-
-Ledger::Verb Ledger::of(EmqVerb verb) {
-  switch (verb) {
-    case EmqVerb::add: return Verb::add;
-    case EmqVerb::claim: return Verb::claim;
-    case EmqVerb::extend: return Verb::extend;
-    case EmqVerb::extends: return Verb::extends;
-    case EmqVerb::complete: return Verb::complete;
-    case EmqVerb::fail: return Verb::fail;
-    case EmqVerb::sweep: return Verb::sweep;
-    case EmqVerb::stats: case EmqVerb::job: case EmqVerb::epoch: return Verb::other;  // readers
-    case EmqVerb::none: break;
+// The ledger's verb for a call's effects (sim/call_effects.h); other for a call that moves
+// no job.
+Ledger::Verb Ledger::verb_of_effects(const sim::CallEffects& effects) {
+  switch (effects.script) {
+    case ExecutorScript::claim: return Ledger::Verb::script_claim;
+    case ExecutorScript::extend: return Ledger::Verb::script_extend;
+    case ExecutorScript::complete: return Ledger::Verb::script_complete;
+    case ExecutorScript::none: break;
   }
-  return Verb::other;
+  switch (effects.verb) {
+    case EmqVerb::add: return Ledger::Verb::add;
+    case EmqVerb::claim: return Ledger::Verb::claim;
+    case EmqVerb::extend: return Ledger::Verb::extend;
+    case EmqVerb::extends: return Ledger::Verb::extends;
+    case EmqVerb::complete: return Ledger::Verb::complete;
+    case EmqVerb::fail: return Ledger::Verb::fail;
+    case EmqVerb::sweep: return Ledger::Verb::sweep;
+    case EmqVerb::stats: case EmqVerb::job: case EmqVerb::epoch: case EmqVerb::none: break;
+  }
+  // the plain commands' moves: DEL and SET leave a ghost, HSET of `group` a lane row (a
+  // row written or a deadline set by hand changes no job's truth: a verb's answer adopts it)
+  for (const sim::Move& m : effects.moves) {
+    if (m.kind == sim::JobMove::ghost) return Ledger::Verb::del;
+    if (m.kind == sim::JobMove::lane) return Ledger::Verb::hset;
+  }
+  return Ledger::Verb::other;
 }
 
 std::size_t Ledger::probe(std::string_view queue, std::string_view id, std::uint64_t h) const {
@@ -159,136 +151,55 @@ bool Ledger::Jobs::operator==(const Jobs& other) const {
   return true;
 }
 
-// Reads what the call did into `event` and its items. False for an answer that moves no
-// job whatever the model holds (an idle CLAIM, a 0, a sweep with nothing to recover or
-// kill): most calls of a run, kept out of the log that truncate() replays. Conditions
-// here are the model's: model() trusts the event.
-bool Ledger::decode(const CallRecord& c, Verb verb, Event& e) {
-  const Reply& r = c.reply;
-  const std::string_view q = c.argv[1];
-  const auto integer = [&](std::int64_t want) {
-    return r.kind() == Reply::Kind::integer && r.as_integer() == want;
-  };
-  auto add = [&](std::string_view queue, std::string_view id, std::int64_t token = 0) {
-    items_.push_back({key_number(queue, id), token});
-  };
-  switch (verb) {
-    case Verb::del:
-      // DEL takes any number of keys: each row among them is a ghost
-      for (std::size_t i = 1; i < c.argv.size(); ++i) {
-        if (const auto row = parse_row_key(c.argv[i])) add(row->queue, row->id);
-      }
-      break;
-    case Verb::set:
-      // SET key value: a row key left holding a string is a ghost's, as after a DEL
-      if (const auto row = parse_row_key(c.argv[1])) add(row->queue, row->id);
-      break;
-    case Verb::hset: {
-      // an HSET answering 0 wrote no new field: the ledger has always let it be
-      if (integer(0)) break;
-      const auto row = parse_row_key(c.argv[1]);
-      if (!row) break;
-      bool group = false;
-      for (std::size_t i = 2; !group && i < c.argv.size(); i += 2) group = c.argv[i] == "group";
-      if (group) add(row->queue, row->id);
-      break;
+// Reads what the call did (sim/call_effects.h) into `event` and its items. False for an
+// answer that moves no job whatever the model holds (an idle CLAIM, a 0, a sweep with
+// nothing to recover or kill): most calls of a run, kept out of the log that truncate()
+// replays. Of the moves, the ledger keeps those that change a job's truth: a refusal, and
+// a sweep's ghosts and lane rows, leave it as it was.
+bool Ledger::decode(const CallRecord& c, EmqVerb emq, Event& e) {
+  sim::decode_call(c.argv, c.reply, effects_, emq);
+  e.verb = verb_of_effects(effects_);
+  if (e.verb == Verb::other) return false;
+  std::uint32_t recovered = 0;
+  for (const sim::Move& m : effects_.moves) {
+    switch (m.kind) {
+      case sim::JobMove::refused:
+      case sim::JobMove::sweep_ghost:
+      case sim::JobMove::sweep_lane:
+      case sim::JobMove::row_written:
+      case sim::JobMove::deadline:
+        continue;
+      case sim::JobMove::add:
+      case sim::JobMove::grant:
+      case sim::JobMove::extend:
+        e.arg = m.amount;  // max_failures; the lease
+        break;
+      case sim::JobMove::requeue: e.arg = 1; break;
+      case sim::JobMove::dead: e.arg = 2; break;
+      case sim::JobMove::sweep_recovered: ++recovered; break;
+      case sim::JobMove::complete:
+      case sim::JobMove::sweep_dead:
+      case sim::JobMove::ghost:
+      case sim::JobMove::lane:
+        break;
     }
-    case Verb::add:
-      if (!integer(1) || c.argv.size() < 4) break;
-      e.arg = c.argv.size() >= 6 ? int_arg(c.argv[5], 3) : 3;
-      add(q, c.argv[2]);
-      break;
-    case Verb::claim:
-      if (r.kind() != Reply::Kind::array || r.items().empty()) break;
-      e.arg = c.argv.size() > 2 ? int_arg(c.argv[2], 0) : 0;
-      for (const Reply& claimed : r.items()) {
-        if (claimed.items_if_array().size() != 3) continue;
-        add(q, claimed.items()[0].text(), claimed.items()[1].as_integer());
-      }
-      if (items_.size() > e.begin) e.extra = actor_number(c.actor);
-      break;
-    case Verb::extend:
-      if (!integer(1) || c.argv.size() != 5) break;
-      e.arg = int_arg(c.argv[4], 0);
-      add(q, c.argv[2]);
-      break;
-    case Verb::extends:
-      if (r.kind() != Reply::Kind::array) break;
-      for (std::size_t i = 0; i < r.items().size() && 3 + 2 * i < c.argv.size(); ++i) {
-        if (r.items()[i].as_integer() == 1) add(q, c.argv[3 + 2 * i]);
-      }
-      if (items_.size() > e.begin) e.arg = int_arg(c.argv[2], 0);
-      break;
-    case Verb::complete:
-      if (integer(1) && c.argv.size() > 2) add(q, c.argv[2]);
-      break;
-    case Verb::fail:
-      if (!(integer(1) || integer(2)) || c.argv.size() <= 2) break;
-      e.arg = r.as_integer();
-      add(q, c.argv[2]);
-      break;
-    case Verb::sweep:
-      if (r.kind() != Reply::Kind::array || r.items().size() != 8) break;
-      for (const Reply& id : r.items()[1].items_if_array()) add(q, id.text());
-      e.extra = static_cast<std::uint32_t>(items_.size()) - e.begin;
-      for (const Reply& id : r.items()[3].items_if_array()) add(q, id.text());
-      break;
-    case Verb::script: {
-      // EVAL body|sha numkeys keys... args...: the executor's scripts, with their keys and
-      // arguments as bench/scripts/*.lua take them; any other script moves no job here
-      if (c.argv.size() < 3) break;
-      const ExecutorScript which = equals_ignore_case(c.argv[0], "EVALSHA") ? executor_script_of_sha(c.argv[1])
-                                                                           : executor_script_of_body(c.argv[1]);
-      const Args rest = c.argv.subspan(3);
-      const auto numkeys = static_cast<std::size_t>(int_arg(c.argv[2], -1));
-      if (which == ExecutorScript::claim && numkeys == 2 && rest.size() == 4) {
-        if (r.kind() != Reply::Kind::array || r.items().empty()) break;
-        const std::string_view queue = pending_key_queue(rest[0]);
-        if (queue.empty()) break;
-        e.verb = Verb::script_claim;
-        e.arg = int_arg(rest[2], 0);
-        for (const Reply& claimed : r.items()) {
-          if (claimed.items_if_array().size() != 3) continue;
-          add(queue, claimed.items()[0].text(), claimed.items()[1].as_integer());
-        }
-        if (items_.size() > e.begin) e.extra = actor_number(c.actor);
-      } else if (which == ExecutorScript::extend && numkeys == 2 && rest.size() == 5 && integer(1)) {
-        const auto row = parse_row_key(rest[1]);
-        if (!row) break;
-        e.verb = Verb::script_extend;
-        e.arg = int_arg(rest[4], 0);
-        add(row->queue, rest[2]);
-      } else if (which == ExecutorScript::complete && numkeys == 3 && rest.size() >= 5 && integer(1)) {
-        const auto row = parse_row_key(rest[2]);
-        if (!row) break;
-        e.verb = Verb::script_complete;
-        add(row->queue, rest[3]);
-      }
-      break;
-    }
-    case Verb::script_claim:
-    case Verb::script_extend:
-    case Verb::script_complete:
-    case Verb::other:
-      break;
+    items_.push_back({key_number(m.queue, m.id), m.token});
   }
   e.end = static_cast<std::uint32_t>(items_.size());
-  return e.end > e.begin;
+  if (e.end == e.begin) return false;
+  if (e.verb == Verb::claim || e.verb == Verb::script_claim) e.extra = actor_number(c.actor);
+  if (e.verb == Verb::sweep) e.extra = recovered;
+  return true;
 }
 
 void Ledger::apply(const CallRecord& call) { apply(call, EmqVerb::none); }
 
 void Ledger::apply(const CallRecord& call, EmqVerb emq) {
-  if (call.reply.is_error() || call.argv.size() < 2) return;
-  // Only the writers move the model; reads and plain commands are not logged.
-  const Verb verb = emq != EmqVerb::none ? of(emq) : classify(call.argv[0]);
-  if (verb == Verb::other) return;
   Event event;
   event.call = call.index;
   event.at = call.at;
-  event.verb = verb;
   event.begin = static_cast<std::uint32_t>(items_.size());
-  if (!decode(call, verb, event)) return;
+  if (!decode(call, emq, event)) return;
   events_.push_back(event);
   for (std::uint32_t i = event.begin; i < event.end; ++i) model(event, i);
 }
@@ -328,8 +239,7 @@ void Ledger::model(const Event& e, std::uint32_t i) {
   };
   const Item& item = items_[i];
   switch (e.verb) {
-    case Verb::del:
-    case Verb::set: {
+    case Verb::del: {
       Slot& slot = slots_[item.key];
       if (!slot.held) {
         // A row the ledger never held: its id is a ghost only if a plain ZADD puts it in a
@@ -384,7 +294,6 @@ void Ledger::model(const Event& e, std::uint32_t i) {
     case Verb::script_extend:
       adopt(item.key, JobState::active).deadline_server_ms = e.at.server_ms + e.arg;
       break;
-    case Verb::script:
     case Verb::other:
       break;
   }

@@ -41,6 +41,7 @@
 #include "core/reply.h"
 #include "core/states.h"
 #include "properties/model/names.h"
+#include "sim/call_effects.h"
 #include "sim/history.h"
 #include "sim/world.h"
 
@@ -193,9 +194,9 @@ class Ledger {
   }
 
  private:
+  // What a call was to the ledger (del: a DEL or SET of a row; hset: HSET of `group`).
   enum class Verb : std::uint8_t {
-    other, add, claim, extend, extends, complete, fail, sweep, del, set, hset,
-    script,  // EVAL or EVALSHA, until decode() knows which of the three below it ran
+    other, add, claim, extend, extends, complete, fail, sweep, del, hset,
     script_claim, script_extend, script_complete
   };
   // What one call did to the ledger, decoded once from its argv and reply: truncate()
@@ -227,9 +228,8 @@ class Ledger {
       f(std::string_view(key.first), std::string_view(key.second));
     }
   }
-  static Verb classify(std::string_view name);
-  static Verb of(EmqVerb verb);  // other for none and the readers
-  bool decode(const CallRecord& call, Verb verb, Event& event);
+  static Verb verb_of_effects(const sim::CallEffects& effects);
+  bool decode(const CallRecord& call, EmqVerb verb, Event& event);
   std::uint32_t key_number(std::string_view queue, std::string_view id);
   // The cell of table_ that holds (queue, id), or the empty cell where it would go.
   std::size_t probe(std::string_view queue, std::string_view id, std::uint64_t h) const;
@@ -255,6 +255,7 @@ class Ledger {
   std::vector<Event> events_;  // calls that moved the ledger, in order
   std::vector<Item> items_;    // the jobs the events name
   std::vector<bool> dirty_;    // truncate(): the keys to rebuild (kept to reuse its buffer)
+  sim::CallEffects effects_;   // decode(): the last call's moves (kept to reuse its buffer)
 };
 
 }  // namespace trafikey::properties::model

@@ -178,6 +178,36 @@ TEST(HistoryModel, a_verdict_the_world_never_writes_is_refused_naming_the_ones_i
                    "counted-recovered, counted-dead)");
 }
 
+// The adversarial client's probes set a lease up by hand (HSET of an active row, ZADD of
+// its deadline): the ledger adopts it when a verb or the sweep meets it, and the report
+// shows it as a lease from the HSET, its deadline the ZADD's, ended by the sweep. (It
+// showed the job's row empty: the report and the ledger disagreed about what happened.)
+TEST(HistoryModel, a_lease_set_up_by_hand_is_drawn_from_its_hset_to_the_verdict_that_ends_it) {
+  sim::World w({});
+  w.begin("test", "{}");
+  w.advance_to(10);
+  w.call("op", {"HSET", "emq:{q}:job:c", "state", "active", "payload", "p", "attempts", "2", "failures", "0",
+                "max_failures", "3"});
+  w.call("op", {"ZADD", "emq:{q}:active", "100", "c"});
+  w.advance_to(200);
+  w.call("s", {"EMQ.STALLED.CHECK", "q", "10"});
+  const RunModel m = parse(w.history().text());
+  ASSERT_EQ(m.leases.size(), 1u);
+  const Lease& l = m.leases[0];
+  EXPECT_EQ(l.job, (JobKey{"q", "c"}));
+  EXPECT_EQ(l.token, 2);
+  ASSERT_EQ(l.segments.size(), 1u);
+  EXPECT_EQ(l.segments[0].verb, "HSET");
+  EXPECT_EQ(l.segments[0].actor, "op");
+  EXPECT_EQ(l.segments[0].at.true_ms, 10);
+  EXPECT_EQ(l.segments[0].deadline_server_ms, 100);
+  EXPECT_EQ(l.end, LeaseEnd::swept);
+  EXPECT_EQ(l.end_verdict, "exempt") << "no lease_epoch: the sweep puts it back uncounted";
+  EXPECT_EQ(m.final_rows.at({"q", "c"}).state, "pending");
+  ASSERT_EQ(m.row_edits.size(), 1u);
+  EXPECT_EQ(m.row_edits[0].what, "row written by op (HSET state active): set up by hand");
+}
+
 TEST(HistoryModel, fingerprint_is_the_sha256_the_history_writer_computes) {
   sim::World w({});
   w.begin("test", "{}");

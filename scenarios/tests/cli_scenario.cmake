@@ -53,7 +53,13 @@ execute_process(COMMAND ${SIM} run --seed 42 --faults restart,failover,clock,dea
 expect("export" 0 "on the sim every reply matches the history" "wrote run.scn"
        export run/history.jsonl -o run.scn)
 expect("the exported file runs" 0 "1 passed, 0 failed, 0 skipped" "" scenario run.scn)
-expect("export of a non-history" 2 "" "not a history" export pass.scn -o x.scn)
+expect("export of a non-history" 2 "" "pass.scn:1: not a trafikey history" export pass.scn -o x.scn)
+# a history whose third line's reply is no reply: the reader names the file and the line
+file(READ ${WORK}/run/history.jsonl history)
+string(REGEX MATCH "^[^\n]*\n[^\n]*\n" first_two "${history}")
+file(WRITE ${WORK}/broken.jsonl
+     "${first_two}{\"t\":1,\"st\":1,\"inc\":1,\"actor\":\"a\",\"call\":[\"PING\"],\"reply\":{\"what\":1},\"w\":0}\n")
+expect("export of a history with a broken line" 2 "" "broken.jsonl:3: field .reply. is not a reply" export broken.jsonl -o x.scn)
 
 # --report exists when reports/ is built: one HTML page for the sim runs.
 execute_process(COMMAND ${SIM} scenario --help OUTPUT_VARIABLE help)

@@ -92,6 +92,15 @@ std::string write_step(const Step& step) {
   return "at " + std::to_string(step.time_ms) + " " + write_action(step.action);
 }
 
+void number_steps(Scenario& scenario, std::string_view file_text) {
+  // write_scenario ends the file with one line per step
+  const auto lines = static_cast<std::size_t>(std::count(file_text.begin(), file_text.end(), '\n'));
+  TRAFIKEY_ASSERT(!file_text.empty() && file_text.back() == '\n' && lines >= scenario.steps.size(),
+                  "number_steps: the text does not end with the scenario's steps");
+  const std::size_t first = lines - scenario.steps.size() + 1;
+  for (std::size_t i = 0; i < scenario.steps.size(); ++i) scenario.steps[i].line = static_cast<int>(first + i);
+}
+
 std::string write_scenario(const Scenario& scenario) {
   TRAFIKEY_ASSERT(!find_defect(scenario), "a scenario written must parse back: built in code, check it with find_defect");
   std::string out = "scenario " + sim::quote_bytes(scenario.title) + "\n";

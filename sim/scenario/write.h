@@ -22,6 +22,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sim/scenario/scenario.h"
@@ -33,6 +34,11 @@ inline constexpr std::size_t arrow_column_max = 56;  // widest call text the arr
 // The whole file, ending with a newline. Precondition: find_defect(scenario) is nullopt
 // (asserted; a defect gives text that does not parse back).
 std::string write_scenario(const Scenario& scenario);
+
+// Numbers each step of `scenario` by the line it has in `file_text`, a file that ends with
+// write_scenario(scenario) (comments may come before it): the runners' messages then name
+// the file's lines, as they do for a file parsed. Precondition: it does end so (asserted).
+void number_steps(Scenario& scenario, std::string_view file_text);
 
 // One step on one line, single-spaced: "at 1500 check row orders j1 state=pending", for
 // messages (a runner quoting the step that failed).

@@ -287,7 +287,7 @@ TEST(Export, a_generated_run_with_every_fault_kind_replays_reply_for_reply) {
       const sim::RunPlan plan = sim::draw_plan(choices);
       const sim::RunSummary summary = sim::run_plan(plan);
       for (const auto& [kind, n] : summary.faults) faults_seen[kind] += n;
-      const std::string text = properties::export_scenario(summary.history, {});
+      const std::string text = properties::export_scenario(summary.history, {}).value().text;
       ASSERT_FALSE(text.empty()) << "seed " << seed;
       auto parsed = parse_scenario(text, "export.scn");
       ASSERT_TRUE(parsed.ok()) << to_string(parsed.error());
@@ -328,7 +328,7 @@ TEST(Export, a_generated_run_with_several_queues_replays_reply_for_reply) {
     const sim::RunSummary summary = sim::run_plan(sim::draw_plan(choices));
     for (const auto& [kind, n] : summary.faults) faults_seen[kind] += n;
     ASSERT_NE(summary.history.find("\"EMQ.STALLED.CHECK\",\"q2\""), std::string::npos) << "seed " << seed;
-    const std::string text = properties::export_scenario(summary.history, {});
+    const std::string text = properties::export_scenario(summary.history, {}).value().text;
     ASSERT_FALSE(text.empty()) << "seed " << seed;
     auto parsed = parse_scenario(text, "export.scn");
     ASSERT_TRUE(parsed.ok()) << to_string(parsed.error());
@@ -348,7 +348,9 @@ TEST(Export, an_exported_failing_history_replays_the_failure) {
                                 &violations);
   ASSERT_EQ(failing.status, CheckStatus::passed) << "no expectation, no `check invariants`";
   ASSERT_FALSE(violations.empty());
-  const std::string text = properties::export_scenario(failing.history, violations);
+  const auto exported = properties::export_scenario(failing.history, violations);
+  ASSERT_TRUE(exported);
+  const std::string& text = exported->text;
   EXPECT_NE(text.find("# broken: queue.conserve"), std::string::npos) << text;
   auto parsed = parse_scenario(text, "replay.scn");
   ASSERT_TRUE(parsed.ok()) << to_string(parsed.error()) << "\n" << text;
@@ -367,7 +369,7 @@ TEST(Export, bytes_outside_ascii_come_back_as_the_same_bytes) {
                                  "at 0 a: EMQ.ADD \"q\\xff\" \"j\\xc3\\xa9\" \"\\x00\\x01\\x7f\\x80\"\n"
                                  "at 0 a: EMQ.CLAIM \"q\\xff\" 100\n");
   ASSERT_EQ(original.status, CheckStatus::passed);
-  const std::string text = properties::export_scenario(original.history, {});
+  const std::string text = properties::export_scenario(original.history, {}).value().text;
   auto parsed = parse_scenario(text, "bytes.scn");
   ASSERT_TRUE(parsed.ok()) << to_string(parsed.error()) << "\n" << text;
   const auto& claim = std::get<Call>(parsed.value().steps[1].action);
@@ -429,7 +431,7 @@ TEST(Export, an_empty_run_id_read_replays_as_the_same_empty_read) {
   const RunResult drawn = run(with(""));
   EXPECT_EQ(drawn.history.find("\"read\":\"\""), std::string::npos) << "seed 2 draws a shape that is not empty";
 
-  const std::string text = properties::export_scenario(original.history, {});
+  const std::string text = properties::export_scenario(original.history, {}).value().text;
   auto parsed = parse_scenario(text, "export.scn");
   ASSERT_TRUE(parsed.ok()) << to_string(parsed.error()) << "\n" << text;
   std::size_t empty_reads = 0;
@@ -442,9 +444,47 @@ TEST(Export, an_empty_run_id_read_replays_as_the_same_empty_read) {
   EXPECT_EQ(body_of(replay.history), body_of(original.history));
 }
 
-TEST(Export, a_history_that_is_not_one_exports_nothing) {
-  EXPECT_EQ(properties::export_scenario("", {}), "");
-  EXPECT_EQ(properties::export_scenario("{\"trafikey\":\"other\"}\n", {}), "");
+TEST(Export, a_history_that_is_not_one_exports_nothing_and_says_which_line) {
+  std::string error;
+  EXPECT_FALSE(properties::export_scenario("", {}, &error));
+  EXPECT_EQ(error, "line 1: empty file: expected a history header line");
+  EXPECT_FALSE(properties::export_scenario("{\"trafikey\":\"other\"}\n", {}, &error));
+  EXPECT_EQ(error.rfind("line 1: not a trafikey history", 0), 0u) << error;
+  const std::string header_line = "{\"trafikey\":\"history\",\"version\":1,\"kind\":\"scenario\","
+                                  "\"options\":{\"persistence\":\"always\",\"seed\":1}}\n";
+  EXPECT_FALSE(properties::export_scenario(header_line + "{\"t\":0,\"st\":0,\"inc\":1,\"actor\":\"a\",\"call\":[\"PING\"]}\n", {}, &error));
+  EXPECT_EQ(error, "line 2: a call line needs a \"reply\"");
+}
+
+// The value the exporter gives is the file it writes: parsing the text gives the same
+// scenario, and each step carries the line it has in the text (a runner's message names
+// the file's line), with violations' comments counted.
+TEST(Export, the_exported_value_is_its_file_line_for_line) {
+  std::vector<properties::Violation> violations;
+  const RunResult failing = run(std::string(header) +
+                                    "at 0 a: EMQ.ADD orders j1 hello => 1\n"
+                                    "at 5 op: HSET \"emq:{orders}:job:j1\" state done\n"
+                                    "at 9 a: EMQ.STATS orders\n",
+                                &violations);
+  ASSERT_FALSE(violations.empty());
+  for (const auto& given : {std::vector<properties::Violation>{}, violations}) {
+    const auto exported = properties::export_scenario(failing.history, given);
+    ASSERT_TRUE(exported);
+    auto parsed = parse_scenario(exported->text, "export.scn");
+    ASSERT_TRUE(parsed.ok()) << to_string(parsed.error());
+    EXPECT_EQ(parsed.value(), exported->scenario);
+    ASSERT_EQ(parsed.value().steps.size(), exported->scenario.steps.size());
+    for (std::size_t i = 0; i < parsed.value().steps.size(); ++i) {
+      EXPECT_EQ(exported->scenario.steps[i].line, parsed.value().steps[i].line) << "step " << i + 1;
+    }
+  }
+  auto noted = properties::export_scenario(failing.history, {}).value();
+  ASSERT_TRUE(properties::note_violations(noted, violations));
+  EXPECT_EQ(noted.text, properties::export_scenario(failing.history, violations).value().text);
+  properties::prepend_comment(noted, "# one more\n");
+  auto parsed = parse_scenario(noted.text, "export.scn");
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(noted.scenario.steps.back().line, parsed.value().steps.back().line);
 }
 
 }  // namespace

@@ -1,11 +1,11 @@
-#include "properties/model/names.h"
+#include "sim/spec_names.h"
 
 #include <array>
 #include <cstring>
 
 #include "core/args.h"
 
-namespace trafikey::properties::model {
+namespace trafikey::sim::spec {
 
 namespace {
 constexpr std::string_view head = "emq:{";
@@ -105,4 +105,4 @@ std::string transition_name(JobState from, JobState to) {
   return std::string(state_name(from)) + "->" + std::string(state_name(to));
 }
 
-}  // namespace trafikey::properties::model
+}  // namespace trafikey::sim::spec
