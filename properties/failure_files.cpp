@@ -43,7 +43,7 @@ FailureFiles write_failure(const sim::RunPlan& plan, const std::string& dir, con
   write(out.original_history_path, rerun.summary.history);
   // the run as a scenario, once: the original file is it titled after the violations, and
   // the minimizer starts from it as it came
-  const auto exported = export_scenario(rerun.summary.history, {});
+  const auto exported = export_scenario(rerun.summary.history_header, rerun.summary.history_events, {});
   std::string original_scn;
   if (exported) {
     ExportedScenario original = *exported;

@@ -419,7 +419,8 @@ Minimized minimize_scenario(const scenario::Scenario& failing, const MinimizeOpt
   ScenarioReplay recording(draft, options.file_name, true);
   (void)recording.run();
   std::string why;
-  auto exported = export_scenario(recording.world().history().text(), recording.checker().violations(), &why);
+  const sim::History& recorded = recording.world().history();
+  auto exported = export_scenario(recorded.header_json(), recorded.events(), recording.checker().violations(), &why);
   if (!exported) {
     out.error = "the minimal steps do not write back as a scenario: " + why;
     return out;

@@ -169,15 +169,24 @@ std::optional<ExportedScenario> export_scenario(std::string_view history_text, c
   std::string why;
   const auto history = sim::read_history(history_text, &why);
   if (!history) return fail(why);
+  return export_scenario(history->header, history->events, violations, error);
+}
+
+std::optional<ExportedScenario> export_scenario(const HistoryJson& header, const std::vector<HistoryLine>& events,
+                                                const std::vector<Violation>& violations, std::string* error) {
+  const auto fail = [&](const std::string& why) -> std::optional<ExportedScenario> {
+    if (error) *error = why;
+    return std::nullopt;
+  };
   ExportedScenario e;
   bool from_plan = false;
-  if (!read_header(history->header, e.scenario.options, e.what, from_plan)) {
-    return fail("line 1: a history of kind '" + history->kind +
+  if (!read_header(header, e.scenario.options, e.what, from_plan)) {
+    return fail("line 1: a history of kind '" + header.value("kind", "") +
                 "' this build cannot write as a scenario (a plan's or a scenario's run is)");
   }
   std::vector<std::string> run_ids;
   bool malformed_armed = false;
-  for (const HistoryLine& line : history->events) add_steps(line, e.scenario.steps, run_ids, malformed_armed, from_plan);
+  for (const HistoryLine& line : events) add_steps(line, e.scenario.steps, run_ids, malformed_armed, from_plan);
   const std::int64_t last_ms = e.scenario.steps.empty() ? 0 : e.scenario.steps.back().time_ms;
   e.scenario.steps.push_back({last_ms, 0, scn::CheckInvariants{}});
   e.scenario.title = title_of(e.what, violations);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "properties/checker.h"
+#include "sim/history_line.h"
 #include "sim/scenario/scenario.h"
 
 namespace trafikey::properties {
@@ -27,6 +28,13 @@ struct ExportedScenario {
 // `violations` are given (each listed as a `# broken:` comment). nullopt when the history
 // does not read, or names what no step can say: *error then says which line and why.
 std::optional<ExportedScenario> export_scenario(std::string_view history_text,
+                                                const std::vector<Violation>& violations,
+                                                std::string* error = nullptr);
+
+// The same, from a history's values as the writer kept them (sim::History::events, a
+// RunSummary's history_events): nothing is parsed.
+std::optional<ExportedScenario> export_scenario(const sim::HistoryJson& header,
+                                                const std::vector<sim::HistoryLine>& events,
                                                 const std::vector<Violation>& violations,
                                                 std::string* error = nullptr);
 

@@ -10,8 +10,26 @@
 
 namespace trafikey::sim {
 
-History::History(bool keep_text) : keep_text_(keep_text), digest_(std::make_unique<Sha256>()) {}
+History::History(bool keep_text) : keep_text_(keep_text) {}
 History::~History() = default;
+
+HistoryLine* History::keep(const Instant& at, std::string_view actor, HistoryLine::Kind kind) {
+  if (!keep_text_) return nullptr;
+  HistoryLine& line = events_.emplace_back();
+  line.number = lines_ + 1;
+  line.at = at;
+  line.actor = actor;
+  line.kind = kind;
+  return &line;
+}
+
+namespace {
+// The fields of a JSON fragment `"a":1,"b":"x"` (the world's own, as it wrote them).
+HistoryJson fields_of(std::string_view fragment) {
+  if (fragment.empty()) return HistoryJson::object();
+  return HistoryJson::parse("{" + std::string(fragment) + "}");
+}
+}  // namespace
 
 void History::Buffer::grow(std::size_t n) {
   const std::size_t used = size();
@@ -203,6 +221,12 @@ void History::finish(char* start, char* end) {
 }
 
 void History::header(std::string_view kind, std::string_view body_json) {
+  if (keep_text_) {
+    header_json_ = HistoryJson::parse(body_json.empty() ? std::string_view("{}") : body_json);
+    HistoryJson header = {{"trafikey", "history"}, {"version", 1}, {"kind", kind}};
+    for (auto it = header_json_.begin(); it != header_json_.end(); ++it) header[it.key()] = it.value();
+    header_json_ = std::move(header);
+  }
   char* const start = pending_.reserve(64 + string_room(kind) + body_json.size());
   char* p = json_string_at(literal_at(start, "{\"trafikey\":\"history\",\"version\":1,\"kind\":"), kind);
   // body_json is an object: splice its fields in
@@ -216,7 +240,7 @@ void History::header(std::string_view kind, std::string_view body_json) {
 
 void History::flush() const {
   const std::string_view bytes = pending_.view();
-  digest_->update(bytes);
+  digest_.update(bytes);
   if (keep_text_) text_.append(bytes);
   pending_.clear();
 }
@@ -228,6 +252,12 @@ const std::string& History::text() const {
 
 void History::call(const Instant& at, std::string_view actor, Args argv, const Reply& reply,
                    bool lost, std::int64_t writes) {
+  if (HistoryLine* line = keep(at, actor, HistoryLine::Kind::call)) {
+    line->argv.assign(argv.begin(), argv.end());
+    line->reply = reply;
+    line->lost = lost;
+    line->writes = writes;
+  }
   std::size_t room = prefix_room(actor) + reply_room(reply) + integer_most + 48;
   for (const std::string_view arg : argv) room += 1 + string_room(arg);
   char* const start = pending_.reserve(room);
@@ -244,6 +274,10 @@ void History::call(const Instant& at, std::string_view actor, Args argv, const R
 }
 
 void History::fault(const Instant& at, std::string_view name, std::string_view fields_json) {
+  if (HistoryLine* line = keep(at, "fault", HistoryLine::Kind::fault)) {
+    line->name = name;
+    line->fields = fields_of(fields_json);
+  }
   char* const start = pending_.reserve(prefix_room("fault") + 16 + string_room(name) + fields_json.size());
   char* p = json_string_at(literal_at(prefix_at(start, at, "fault"), ",\"fault\":"), name);
   if (!fields_json.empty()) {
@@ -256,6 +290,11 @@ void History::fault(const Instant& at, std::string_view name, std::string_view f
 
 void History::verdict(const Instant& at, std::string_view actor, std::string_view job,
                       std::string_view kind, int stamp_incarnation) {
+  if (HistoryLine* line = keep(at, actor, HistoryLine::Kind::verdict)) {
+    line->name = kind;
+    line->job = job;
+    line->stamp_inc = stamp_incarnation;
+  }
   char* const start =
       pending_.reserve(prefix_room(actor) + 40 + string_room(kind) + string_room(job) + integer_most);
   char* p = json_string_at(literal_at(prefix_at(start, at, actor), ",\"verdict\":"), kind);
@@ -266,6 +305,7 @@ void History::verdict(const Instant& at, std::string_view actor, std::string_vie
 }
 
 void History::phase(const Instant& at, std::string_view name) {
+  if (HistoryLine* line = keep(at, "world", HistoryLine::Kind::phase)) line->name = name;
   char* const start = pending_.reserve(prefix_room("world") + 16 + string_room(name));
   char* p = json_string_at(literal_at(prefix_at(start, at, "world"), ",\"phase\":"), name);
   *p++ = '}';
@@ -273,6 +313,10 @@ void History::phase(const Instant& at, std::string_view name) {
 }
 
 void History::end(const Instant& at, std::string_view outcome, std::string_view fields_json) {
+  if (HistoryLine* line = keep(at, "world", HistoryLine::Kind::end)) {
+    line->name = outcome;
+    line->fields = fields_of(fields_json);
+  }
   char* const start = pending_.reserve(prefix_room("world") + 16 + string_room(outcome) + fields_json.size());
   char* p = json_string_at(literal_at(prefix_at(start, at, "world"), ",\"end\":"), outcome);
   if (!fields_json.empty()) {
@@ -285,7 +329,7 @@ void History::end(const Instant& at, std::string_view outcome, std::string_view 
 
 std::string History::fingerprint() const {
   flush();
-  return digest_->hex();
+  return digest_.hex();
 }
 
 std::string history_bytes(std::string_view utf8) {

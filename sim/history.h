@@ -11,6 +11,7 @@
 // error -> {"error":"text"}, array -> [...].
 //
 // The fingerprint is the SHA-256 (OpenSSL) of every byte written, newlines included.
+// Reading a history back is sim/history_read.h's, the one reader.
 #pragma once
 
 #include <cstdint>
@@ -18,26 +19,20 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/args.h"
 #include "core/assert.h"
 #include "core/reply.h"
+#include "sim/history_line.h"
 #include "sim/sha256.h"
 
 namespace trafikey::sim {
 
-// When something happened in a run: the true time, what the server's clock read, and the
-// incarnation (server process) that was serving. Every history line carries one. (Not the
-// lease's stamp: that is the `lease_epoch` a CLAIM or extension writes, EMQ §5.)
-struct Instant {
-  std::int64_t true_ms = 0;
-  std::int64_t server_ms = 0;
-  int incarnation = 0;
-};
-
 class History {
  public:
-  // keep_text: hold every line in memory (for files and reports); otherwise only hash.
+  // keep_text: hold every line in memory, as text (for files and reports) and as the typed
+  // values written (events(), for an export that parses nothing); otherwise only hash.
   explicit History(bool keep_text);
   ~History();
   History(const History&) = delete;
@@ -59,6 +54,10 @@ class History {
   std::string fingerprint() const;  // 64 lowercase hex
   const std::string& text() const;
   std::int64_t lines() const { return lines_; }
+  // When the text is kept: the header (line 1) and every later line, as values. The same
+  // values read_history (history_read.h) gives back for the text, but for `json`.
+  const HistoryJson& header_json() const { return header_json_; }
+  const std::vector<HistoryLine>& events() const { return events_; }
 
   // The bytes of lines being written. Each line reserves room for its longest form once,
   // and is then written through a plain pointer (std::string's push_back is not inlined:
@@ -101,7 +100,11 @@ class History {
   mutable Buffer pending_;
   mutable std::string text_;
   std::int64_t lines_ = 0;
-  std::unique_ptr<Sha256> digest_;
+  mutable Sha256 digest_;
+  HistoryJson header_json_;
+  std::vector<HistoryLine> events_;
+  // The typed line for the event being written (events_'s next), when the text is kept.
+  HistoryLine* keep(const Instant& at, std::string_view actor, HistoryLine::Kind kind);
 };
 
 // JSON string literal of a byte string, per the rule above.

@@ -1,5 +1,7 @@
 #include "sim/history_read.h"
 
+#include "sim/history.h"
+
 #include <algorithm>
 
 #include "sim/world.h"

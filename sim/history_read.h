@@ -12,54 +12,14 @@
 // header itself.
 #pragma once
 
-#include <cstdint>
-#include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "core/reply.h"
-#include "sim/history.h"
+#include "sim/history_line.h"
 
 namespace trafikey::sim {
-
-// Field order as written (reports show a line's fields in the order the writer gave them).
-using HistoryJson = nlohmann::ordered_json;
-
-struct HistoryLine {
-  enum class Kind : std::uint8_t { call, fault, verdict, phase, end };
-
-  std::int64_t number = 0;  // 1-based line number in the file (the header is line 1)
-  Instant at;
-  std::string actor;        // bytes
-  Kind kind = Kind::call;
-
-  // call
-  std::vector<std::string> argv;  // bytes; never empty
-  Reply reply = Reply::nil();
-  bool lost = false;
-  std::int64_t writes = 0;  // "w"; 0 when the line has none
-
-  // fault: the fault's name; verdict: its kind (one of sweep_verdict_names); phase: its
-  // name; end: the outcome
-  std::string name;
-  // verdict
-  std::string job;  // bytes
-  int stamp_inc = 0;
-  // fault, end: the fields after the name, in the order written (strings as the JSON has
-  // them: read them as bytes through text())
-  HistoryJson fields = HistoryJson::object();
-  // the whole line, parsed (a call's "call" and "reply" as written, for display)
-  HistoryJson json;
-
-  // A string field of `fields` as bytes; nullopt when absent or not a string.
-  std::optional<std::string> text(const char* field) const;
-  // An integer field of `fields`; nullopt when absent or not an integer.
-  std::optional<std::int64_t> integer(const char* field) const;
-  // A boolean field of `fields`; `otherwise` when absent or not a boolean.
-  bool flag(const char* field, bool otherwise) const;
-};
 
 struct ReadHistory {
   HistoryJson header;  // line 1

@@ -193,7 +193,11 @@ void Runner::finish(RunSummary& summary) {
   summary.verdicts = world_.verdict_counts();
   situations_.at_end(summary.calls, claimed_from_);
   summary.situations = situations_.counts_by_name();
-  if (options_.keep_history_text) summary.history = world_.history().text();
+  if (options_.keep_history_text) {
+    summary.history = world_.history().text();
+    summary.history_header = world_.history().header_json();
+    summary.history_events = world_.history().events();
+  }
 }
 
 }  // namespace driver

@@ -58,6 +58,9 @@ struct RunSummary {
   // that did not occur are absent.
   std::map<std::string, std::int64_t> situations;
   std::string history;                           // when kept
+  // when kept: the same history as values (History::header_json, History::events)
+  HistoryJson history_header;
+  std::vector<HistoryLine> history_events;
 };
 
 RunSummary run_plan(const RunPlan& plan, const RunOptions& options = {});

@@ -6,6 +6,8 @@
 
 #include "sim/history.h"
 #include "sim/history_read.h"
+#include "sim/plan.h"
+#include "sim/run.h"
 #include "sim/world.h"
 
 namespace trafikey::sim {
@@ -82,6 +84,46 @@ TEST(HistoryRead, a_bad_line_is_refused_naming_its_number_and_field) {
   EXPECT_EQ(error, "line 1: empty file: expected a history header line");
   EXPECT_FALSE(read_history("{\"trafikey\":\"other\"}\n", &error));
   EXPECT_EQ(error, "line 1: not a trafikey history (expected a header line {\"trafikey\":\"history\",...})");
+}
+
+// What the writer keeps as values (History::events) is what the reader reads back from
+// its text: an export from either gives the same file.
+void expect_same_lines(const std::vector<HistoryLine>& kept, const std::vector<HistoryLine>& read) {
+  ASSERT_EQ(kept.size(), read.size());
+  for (std::size_t i = 0; i < kept.size(); ++i) {
+    const HistoryLine& a = kept[i];
+    const HistoryLine& b = read[i];
+    SCOPED_TRACE("line " + std::to_string(b.number));
+    EXPECT_EQ(a.number, b.number);
+    EXPECT_EQ(a.at.true_ms, b.at.true_ms);
+    EXPECT_EQ(a.at.server_ms, b.at.server_ms);
+    EXPECT_EQ(a.at.incarnation, b.at.incarnation);
+    EXPECT_EQ(a.actor, b.actor);
+    EXPECT_EQ(a.kind, b.kind);
+    EXPECT_EQ(a.argv, b.argv);
+    EXPECT_EQ(a.reply, b.reply);
+    EXPECT_EQ(a.lost, b.lost);
+    EXPECT_EQ(a.writes, b.writes);
+    EXPECT_EQ(a.name, b.name);
+    EXPECT_EQ(a.job, b.job);
+    EXPECT_EQ(a.stamp_inc, b.stamp_inc);
+    EXPECT_EQ(a.fields, b.fields);
+  }
+}
+
+TEST(HistoryRead, the_lines_the_writer_keeps_are_the_lines_the_reader_reads) {
+  for (std::uint64_t seed : {1u, 2u, 3u}) {
+    PlanChoices choices;
+    choices.seed = seed;
+    for (std::size_t k = 0; k < fault_kind_names().size(); ++k) choices.fault_kinds.push_back(static_cast<FaultKind>(k));
+    const RunSummary run = run_plan(draw_plan(choices));
+    std::string error;
+    const auto read = read_history(run.history, &error);
+    ASSERT_TRUE(read) << error;
+    EXPECT_EQ(run.history_header, read->header);
+    expect_same_lines(run.history_events, read->events);
+    ASSERT_GT(run.history_events.size(), 10u);
+  }
 }
 
 TEST(HistoryRead, lines_split_at_newlines_and_a_last_line_without_one_counts) {
