@@ -339,13 +339,19 @@ TEST(Export, a_generated_run_with_several_queues_replays_reply_for_reply) {
   EXPECT_GT(faults_seen["lane_mark"], 0);
 }
 
+// A run whose row a plain HSET corrupts (pending, but says done): queue.conserve breaks,
+// with no expectation and no `check invariants` in the file.
+RunResult row_said_done(std::vector<properties::Violation>& violations) {
+  return run(std::string(header) +
+                 "at 0 a: EMQ.ADD orders j1 hello => 1\n"
+                 "at 5 op: HSET \"emq:{orders}:job:j1\" state done\n"
+                 "at 9 a: EMQ.STATS orders\n",
+             &violations);
+}
+
 TEST(Export, an_exported_failing_history_replays_the_failure) {
   std::vector<properties::Violation> violations;
-  const RunResult failing = run(std::string(header) +
-                                    "at 0 a: EMQ.ADD orders j1 hello => 1\n"
-                                    "at 5 op: HSET \"emq:{orders}:job:j1\" state done\n"
-                                    "at 9 a: EMQ.STATS orders\n",
-                                &violations);
+  const RunResult failing = row_said_done(violations);
   ASSERT_EQ(failing.status, CheckStatus::passed) << "no expectation, no `check invariants`";
   ASSERT_FALSE(violations.empty());
   const auto exported = properties::export_scenario(failing.history, violations);
@@ -461,11 +467,7 @@ TEST(Export, a_history_that_is_not_one_exports_nothing_and_says_which_line) {
 // the file's line), with violations' comments counted.
 TEST(Export, the_exported_value_is_its_file_line_for_line) {
   std::vector<properties::Violation> violations;
-  const RunResult failing = run(std::string(header) +
-                                    "at 0 a: EMQ.ADD orders j1 hello => 1\n"
-                                    "at 5 op: HSET \"emq:{orders}:job:j1\" state done\n"
-                                    "at 9 a: EMQ.STATS orders\n",
-                                &violations);
+  const RunResult failing = row_said_done(violations);
   ASSERT_FALSE(violations.empty());
   for (const auto& given : {std::vector<properties::Violation>{}, violations}) {
     const auto exported = properties::export_scenario(failing.history, given);
