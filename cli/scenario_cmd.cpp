@@ -290,9 +290,11 @@ SkipHelp skip_help() {
               listed(scenario::skipped_steps(running, Persistence::always)) +
               " steps are skipped and listed. The scenario's keys are deleted first",
           "A valkey-server/redis-server binary the runner starts per file (module loaded, AOF on) and "
-          "restarts for 'restart'; times become real waits. Files with " + listed(on_started) +
-              " steps are skipped, and under everysec or snapshot persistence with " +
-              listed(besides(lossy, on_started)),
+          "restarts for 'restart' (under everysec or snapshot losing exactly the writes the sim loses); "
+          "times become real waits. Files with " + listed(on_started) + " steps are skipped" +
+              (besides(lossy, on_started).empty()
+                   ? std::string()
+                   : ", and under everysec or snapshot persistence with " + listed(besides(lossy, on_started))),
           "With --server-bin: run each file on a loopback cluster of N primaries (module on every node), each "
           "call sent to the node that owns its queue's slot; files with " +
               listed(besides(scenario::skipped_steps(cluster, Persistence::always), on_started)) +

@@ -173,6 +173,13 @@ RealServer::RealServer(ServerConfig config) : config_(std::move(config)) {
         "real_server: no server binary (set TRAFIKEY_SERVER_BIN or install valkey-server or "
         "redis-server)");
   }
+  // a bare name (--server-bin redis-server) is looked up on PATH, as a shell would
+  if (binary_.find('/') == std::string::npos) {
+    const std::string found = on_path(binary_);
+    if (found.empty()) throw std::runtime_error("real_server: " + binary_ + " is not on PATH");
+    binary_ = found;
+  }
+  if (!executable(binary_)) throw std::runtime_error("real_server: " + binary_ + " is not an executable file");
   std::string pattern =
       (std::filesystem::temp_directory_path() / "trafikey-server-XXXXXX").string();
   if (::mkdtemp(pattern.data()) == nullptr) {
@@ -311,6 +318,51 @@ void RealServer::shutdown() {
   }
   reap(std::max(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()),
                 std::chrono::milliseconds(1000)));
+}
+
+std::filesystem::path RealServer::aof_tail() const {
+  const std::filesystem::path multi = dir_ / "appendonlydir";
+  if (std::filesystem::is_directory(multi)) {
+    // "file appendonly.aof.1.incr.aof seq 1 type i": the last incremental part listed
+    std::filesystem::path tail;
+    for (const auto& entry : std::filesystem::directory_iterator(multi)) {
+      if (entry.path().extension() != ".manifest") continue;
+      std::ifstream manifest(entry.path());
+      for (std::string line; std::getline(manifest, line);) {
+        std::istringstream words(line);
+        std::string word, name, type;
+        while (words >> word) {
+          if (word == "file") words >> name;
+          if (word == "type") words >> type;
+        }
+        if (type == "i" && !name.empty()) tail = multi / name;
+      }
+    }
+    return tail;
+  }
+  const std::filesystem::path single = dir_ / "appendonly.aof";
+  return std::filesystem::exists(single) ? single : std::filesystem::path();
+}
+
+std::uintmax_t RealServer::aof_length() const {
+  const std::filesystem::path tail = aof_tail();
+  std::error_code ec;
+  const std::uintmax_t length = tail.empty() ? 0 : std::filesystem::file_size(tail, ec);
+  return ec ? 0 : length;
+}
+
+void RealServer::cut_aof(std::uintmax_t length) {
+  if (running()) throw std::runtime_error("real_server: cut_aof() while the server runs");
+  const std::filesystem::path tail = aof_tail();
+  if (tail.empty()) {
+    if (length == 0) return;
+    throw std::runtime_error("real_server: no append-only file to cut in " + dir_.string());
+  }
+  if (std::filesystem::file_size(tail) < length) {
+    throw std::runtime_error("real_server: " + tail.string() + " is shorter than the " + std::to_string(length) +
+                             " bytes it should keep");
+  }
+  std::filesystem::resize_file(tail, length);
 }
 
 void RealServer::kill() {

@@ -20,6 +20,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <initializer_list>
 #include <string>
@@ -91,6 +92,16 @@ class RealServer {
     shutdown();
     start();
   }
+
+  // The file the server appends its writes to: the last incremental part its
+  // append-only manifest lists (appendonlydir/, Redis 7 and Valkey), or appendonly.aof
+  // (one file, before multi-part AOF). Empty when there is none yet.
+  std::filesystem::path aof_tail() const;
+  // Its length in bytes (0 when there is none).
+  std::uintmax_t aof_length() const;
+  // Cuts the tail back to its first `length` bytes, as a crash before those bytes reached
+  // the disk would have left it. Only while the server is stopped (throws otherwise).
+  void cut_aof(std::uintmax_t length);
 
   // INFO SECTION's "field:value" lines as a map-free lookup: the value of `field`, empty
   // when absent (e.g. info("replication", "master_link_status")).

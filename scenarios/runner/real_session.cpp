@@ -62,8 +62,13 @@ std::vector<RealSession::Process> RealSession::start() {
     config_.module_path = target_.module_path;
     switch (persistence_) {
       case Persistence::always: config_.extra_args = {"--appendfsync", "always"}; break;
+      // The sim loses the writes since its last sync; the runner makes the server lose
+      // exactly those (restart_keeping): it must append every write at once, in place.
       case Persistence::everysec:
-      case Persistence::snapshot: config_.extra_args = {"--appendfsync", "everysec"}; break;
+      case Persistence::snapshot:
+        config_.extra_args = {"--appendfsync", "always", "--auto-aof-rewrite-percentage", "0"};
+        cuts_aof_ = target_.cluster_primaries == 0;
+        break;
       case Persistence::none: config_.extra_args = {"--appendonly", "no"}; break;
     }
     // A replica's full sync starts at once (the default waits 5 s for more replicas).
@@ -83,6 +88,7 @@ std::vector<RealSession::Process> RealSession::start() {
     clock_ = std::make_unique<real::FakeClock>(clock_dir_, 0, 0.0);
     config_.env = clock_->env();
     server_ = std::make_unique<real::RealServer>(config_);
+    file_begins();
   }
   return {opened(home_port(), 1)};
 }
@@ -91,6 +97,29 @@ RealSession::Process RealSession::restart() {
   if (!server_) throw std::runtime_error("restart needs --server-bin (and no --cluster)");
   connections_.clear();
   server_->restart();
+  file_begins();
+  return opened(home_port(), real_ids_.size());
+}
+
+void RealSession::file_begins() {
+  file_first_call_ = calls_;
+  aof_after_.assign(1, cuts_aof_ ? server_->aof_length() : 0);
+}
+
+RealSession::Process RealSession::restart_keeping(std::int64_t kept_calls) {
+  if (!cuts_aof_) throw std::runtime_error("a restart that loses writes needs --server-bin under everysec or snapshot");
+  if (kept_calls < file_first_call_ || kept_calls > calls_) {
+    throw std::runtime_error("the sim's restart keeps the first " + std::to_string(kept_calls) +
+                             " calls; this server's file holds calls " + std::to_string(file_first_call_) + " to " +
+                             std::to_string(calls_));
+  }
+  connections_.clear();
+  server_->kill();
+  server_->cut_aof(aof_after_[static_cast<std::size_t>(kept_calls - file_first_call_)]);
+  server_->start();
+  // the calls after kept_calls are gone (their numbers are not reused: the sim counts on),
+  // and the file as of each of them is the file as of kept_calls, which it now holds
+  file_begins();
   return opened(home_port(), real_ids_.size());
 }
 
@@ -106,6 +135,7 @@ RealSession::Process RealSession::failover() {
   connections_.clear();
   server_->kill();
   server_ = std::move(replica_);
+  file_begins();
   return opened(home_port(), real_ids_.size());
 }
 
@@ -191,6 +221,8 @@ void RealSession::clean(const ScenarioKeys& keys) {
 Reply RealSession::call(const std::string& name, const std::vector<std::string>& argv) {
   Reply r = connection(name, port_for(routing_key(argv))).call(argv);
   if (r.is_error() && r.text().starts_with("IOERR")) throw std::runtime_error(r.text());
+  ++calls_;
+  if (cuts_aof_) aof_after_.push_back(server_->aof_length());
   return r;
 }
 

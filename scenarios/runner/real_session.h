@@ -59,6 +59,20 @@ class RealSession {
   std::vector<Process> start();
   // SHUTDOWN and a new process on the same directory (--server-bin only), then as start().
   Process restart();
+  // A restart that keeps only the writes of the first `kept_calls` calls of the run (as
+  // the sim's restart under everysec or snapshot does): the process is killed, its
+  // append-only file cut back to its length after call `kept_calls`, and a new process
+  // starts on it. Under everysec and snapshot the server appends every write at once
+  // (`appendfsync always`, no rewrite), and the length is recorded after each call, so it
+  // loses exactly what the sim loses. Throws when the calls to keep were not all made by
+  // this process's file (a restart cannot keep a write the process never had, nor lose one
+  // a start already loaded).
+  Process restart_keeping(std::int64_t kept_calls);
+  // Whether restart_keeping() can cut what the sim loses (--server-bin, no cluster, under
+  // everysec or snapshot).
+  bool cuts_lost_writes() const { return cuts_aof_; }
+  // Scenario calls made so far (call() and call_and_lose()), lost ones included.
+  std::int64_t calls() const { return calls_; }
   // `failover`: the replica (synced by sync_replica(), else now) becomes the server; the old
   // primary is killed. --server-bin only. Then as start().
   Process failover();
@@ -138,6 +152,13 @@ class RealSession {
   std::unique_ptr<real::RealServer> replica_;
   std::unique_ptr<real::RealCluster> cluster_;
   std::map<std::string, int> port_of_key_;   // cluster routing, by key
+  // restart_keeping(): the server's append-only file length after each call of the run
+  // (index 0: before the first), for the calls since its process began writing this file
+  bool cuts_aof_ = false;
+  std::int64_t calls_ = 0;               // scenario calls made (call(), call_and_lose())
+  std::int64_t file_first_call_ = 0;     // aof_after_[0] is the length after this call
+  std::vector<std::uintmax_t> aof_after_;
+  void file_begins();  // the server's file holds every call so far: record from here
   std::map<int, std::string> run_id_at_;     // port -> run_id of the process there
   std::size_t incarnations_ = 0;
   // (client name, port) -> connection; the admin's client name is "".

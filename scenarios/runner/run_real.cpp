@@ -146,8 +146,24 @@ class RealRunner {
     return std::nullopt;
   }
 
+  // Under everysec and snapshot the sim's restart loses the writes since its last sync:
+  // this one loses the same calls' writes (RealSession::restart_keeping), as many as the
+  // sim's run of the same file keeps (sim_restarts).
   Failure act(const Restart&, RunResult&) {
-    started(session_.restart());
+    if (!session_.cuts_lost_writes()) {
+      started(session_.restart());
+      return std::nullopt;
+    }
+    if (restarts_done_ == 0) sim_restarts_ = sim_restarts(scenario_);
+    if (restarts_done_ >= sim_restarts_.size()) {
+      throw std::runtime_error("the sim's run of this file fails before this restart: nothing says what it keeps");
+    }
+    const SimRestart& sim = sim_restarts_[restarts_done_++];
+    if (sim.calls_before != session_.calls()) {
+      throw std::runtime_error("the sim made " + std::to_string(sim.calls_before) + " calls before this restart, " +
+                               "the real server " + std::to_string(session_.calls()));
+    }
+    started(session_.restart_keeping(sim.kept_calls));
     return std::nullopt;
   }
   Failure act(const Failover&, RunResult&) {
@@ -235,6 +251,8 @@ class RealRunner {
   const Step* step_ = nullptr;
   std::set<std::string> lost_for_;  // clients whose next reply is lost
   std::set<std::size_t> replica_syncs_;  // step indices before which the replica copies
+  std::vector<SimRestart> sim_restarts_;  // what the sim keeps at each restart (act(Restart))
+  std::size_t restarts_done_ = 0;
 };
 
 }  // namespace

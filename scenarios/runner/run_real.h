@@ -14,9 +14,11 @@
 //                        and stops it at the end. `restart` is SHUTDOWN and a new process
 //                        on the same directory. Persistence: `always` runs with
 //                        appendfsync always; `none` with the AOF off, so a restart starts
-//                        empty; `everysec` and `snapshot` lose writes at a restart only in
-//                        the sim's model (a SHUTDOWN writes everything), so their files
-//                        with `restart` are skipped.
+//                        empty; `everysec` and `snapshot` append every write at once and
+//                        record the file's length after each call: their `restart` kills
+//                        the server and cuts the file back to what the sim's run of the
+//                        same file keeps (sim_restarts, RealSession::restart_keeping), so
+//                        the real server loses exactly the sim's lost writes.
 //   --cluster N          with --server-bin: the runner starts a loopback cluster of N
 //                        primaries, the module on every node (module/harness/
 //                        real_cluster.h), and sends each call to the node that owns its

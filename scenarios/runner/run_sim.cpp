@@ -65,4 +65,18 @@ std::vector<std::string> sim_run_ids(const Options& options, int count) {
   return world.run_ids();
 }
 
+std::vector<SimRestart> sim_restarts(const Scenario& scenario) {
+  properties::ScenarioReplay replay(scenario, "", true);
+  (void)replay.run();
+  std::vector<SimRestart> out;
+  std::int64_t calls = 0;
+  for (const sim::HistoryLine& line : replay.world().history().events()) {
+    if (line.kind == sim::HistoryLine::Kind::call) ++calls;
+    if (line.kind == sim::HistoryLine::Kind::fault && line.name == "restart") {
+      out.push_back({calls, line.integer("kept_calls").value_or(calls)});
+    }
+  }
+  return out;
+}
+
 }  // namespace trafikey::scenario

@@ -29,4 +29,15 @@ RunResult run_on_sim(const Scenario& scenario, const SimRunOptions& options = {}
 // own run_ids to. Index 0 is unused, as in World::run_ids().
 std::vector<std::string> sim_run_ids(const Options& options, int count);
 
+// What the sim keeps at each `restart` of the scenario, in order: the calls made before it
+// and how many of them (the first `kept_calls`) the restarted process still has; fewer
+// under everysec and snapshot when writes were not yet synced (sim/world.h). The
+// real-server runner makes a server lose exactly the rest (RealSession::restart_keeping).
+// A restart after a step the sim's run fails at is not listed.
+struct SimRestart {
+  std::int64_t calls_before = 0;
+  std::int64_t kept_calls = 0;
+};
+std::vector<SimRestart> sim_restarts(const Scenario& scenario);
+
 }  // namespace trafikey::scenario
