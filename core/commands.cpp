@@ -15,8 +15,8 @@ constexpr int extends_arity_max = 3 + 2 * static_cast<int>(verbs::extends_pairs_
 constexpr std::array table{
     CommandSpec{VerbId::add, "EMQ.ADD", 4, 6, true, writer, 1, 1, 1, verbs::add,
                 "EMQ.ADD q id payload [MAXFAILURES n]"},
-    CommandSpec{VerbId::claim, "EMQ.CLAIM", 3, 5, true, writer, 1, 1, 1, verbs::claim,
-                "EMQ.CLAIM q lease_ms [COUNT n]"},
+    CommandSpec{VerbId::claim, "EMQ.CLAIM", 3, 7, true, writer, 1, 1, 1, verbs::claim,
+                "EMQ.CLAIM q lease_ms [COUNT n] [WIRE w]"},
     CommandSpec{VerbId::extend, "EMQ.EXTEND", 5, 5, true, writer, 1, 1, 1, verbs::extend,
                 "EMQ.EXTEND q id attempts lease_ms"},
     CommandSpec{VerbId::extends, "EMQ.EXTENDS", 5, extends_arity_max, true, writer, 1, 1, 1, verbs::extends,

@@ -25,4 +25,18 @@ Outcome<std::string_view> Epoch::current() const {
   return std::string_view(*run_id_);
 }
 
+std::string Epoch::grant_id(std::string_view run_id, std::int64_t n) {
+  std::string out(run_id);
+  out += '-';
+  out += std::to_string(n);
+  return out;
+}
+
+std::string Epoch::wire2_token(std::int64_t attempts, std::string_view grant_id) {
+  std::string out = std::to_string(attempts);
+  out += '-';
+  out += grant_id;
+  return out;
+}
+
 }  // namespace trafikey

@@ -4,6 +4,7 @@
 // incarnation, one per real process in the module. The core holds no global.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -37,8 +38,25 @@ class Epoch {
 
   bool loaded() const { return run_id_.has_value(); }
 
+  // §8: the grant counter, held in memory beside the run_id and never in a key. At each
+  // load of the module, at server time `server_ms`, it moves to the last microsecond of
+  // that millisecond (never back: a reload in the same process keeps counting up), so the
+  // next grant's number is above the server's time in microseconds; every grant takes the
+  // next number, so no two grants of one process share one.
+  void start_grants(std::int64_t server_ms) {
+    const std::int64_t at = server_ms * 1000 + 999;
+    if (at > grants_) grants_ = at;
+  }
+  std::int64_t take_grant() { return ++grants_; }
+  std::int64_t last_grant() const { return grants_; }  // the last number taken (or the start)
+
+  // §8: a grant's id, `<run_id>-<n>`, and the wire 2 token `<attempts>-<grant id>`.
+  static std::string grant_id(std::string_view run_id, std::int64_t n);
+  static std::string wire2_token(std::int64_t attempts, std::string_view grant_id);
+
  private:
   std::optional<std::string> run_id_;
+  std::int64_t grants_ = 0;
 };
 
 }  // namespace trafikey

@@ -89,6 +89,8 @@ class Host {
   // ---- the process
   virtual Outcome<std::int64_t> now_ms() = 0;  // the server clock, ms
   virtual const Epoch& epoch() const = 0;
+  // The same, to take grant numbers from (§8: CLAIM, in its read pass).
+  virtual Epoch& epoch() = 0;
   // Writing verbs pass the fence first: a replica or a loading server refuses with
   // errors::not_primary.
   virtual Status fence() = 0;

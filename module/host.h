@@ -36,7 +36,7 @@ namespace trafikey::module {
 
 class ModuleHost final : public Host, private Writer {
  public:
-  ModuleHost(abi::Ctx* ctx, const Epoch& epoch) : ctx_(ctx), epoch_(&epoch) {
+  ModuleHost(abi::Ctx* ctx, Epoch& epoch) : ctx_(ctx), epoch_(&epoch) {
     names_.reserve(names_window);
     reads_.reserve(reads_max);
   }
@@ -58,6 +58,7 @@ class ModuleHost final : public Host, private Writer {
                                                   std::int64_t stop) override;
   Outcome<std::int64_t> now_ms() override;
   const Epoch& epoch() const override { return *epoch_; }
+  Epoch& epoch() override { return *epoch_; }
   Status fence() override;
   Status may_write(std::string_view key) override;
   Writer& begin_writes() override {
@@ -84,7 +85,7 @@ class ModuleHost final : public Host, private Writer {
   void end_reads();
 
   abi::Ctx* ctx_;
-  const Epoch* epoch_;
+  Epoch* epoch_;
   abi::User* user_ = nullptr;  // the caller's ACL user, once looked up
   bool user_looked_up_ = false;
   static constexpr std::size_t names_window = 16;  // how far back name() looks

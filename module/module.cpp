@@ -124,6 +124,9 @@ int on_load(abi::Ctx* ctx) {
     api.Log(ctx, "warning", "trafikey: emq epoch not loaded: %s", epoch.error().text().c_str());
     return abi::err;
   }
+  // §8: grant numbers start above the server's time at this load (a module unloaded and
+  // loaded again in one process does not start over)
+  process_epoch.start_grants(static_cast<std::int64_t>(api.Milliseconds()));
   return register_commands(ctx) ? abi::ok : abi::err;
 }
 

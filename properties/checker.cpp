@@ -90,6 +90,7 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
     ctx.writable = world.server().role() == sim::Role::primary;
     ctx.replica = world.server().role() == sim::Role::replica;
     ctx.write_denied = world.write_denied_key();
+    ctx.last_grant = world.server().epoch().last_grant();
     model_.call(argv, ctx, expect_);
   }
   before_jobs_.clear();

@@ -53,15 +53,24 @@ class Decoder {
       move(JobMove::refused, queue, id).carried = carried;
     }
   }
-  // CLAIM's (and claim.lua's) reply: a grant for each [id, token, payload].
-  void grants(std::string_view queue, std::int64_t lease_ms) {
+  // CLAIM's (and claim.lua's) reply: a grant for each [id, token, payload], or [id, token,
+  // payload, wire 2 token] when the call asked for WIRE 2 (EMQ §8).
+  void grants(std::string_view queue, std::int64_t lease_ms, bool wire2) {
     if (r_.kind() != Reply::Kind::array) return;
     for (const Reply& claimed : r_.items()) {
-      if (claimed.items_if_array().size() != 3) continue;
+      if (claimed.items_if_array().size() != (wire2 ? 4u : 3u)) continue;
       Move& m = move(JobMove::grant, queue, claimed.items()[0].text());
       m.token = claimed.items()[1].as_integer();
       m.amount = lease_ms;
+      if (wire2) m.carried = claimed.items()[3].text();
     }
+  }
+  // CLAIM's options (EMQ §4, §8): whether they ask for WIRE 2.
+  bool wire2_asked() const {
+    for (std::size_t i = 3; i + 1 < a_.size(); i += 2) {
+      if (equals_ignore_case(a_[i], "WIRE")) return a_[i + 1] == "2";
+    }
+    return false;
   }
   std::string_view arg(std::size_t i) const { return i < a_.size() ? a_[i] : std::string_view(); }
 
@@ -78,7 +87,7 @@ void Decoder::verb(EmqVerb verb) {
       move(JobMove::add, q, a_[2]).amount = a_.size() >= 6 ? int_arg(a_[5], 3) : 3;
       break;
     case EmqVerb::claim:
-      grants(q, a_.size() > 2 ? int_arg(a_[2], 0) : 0);
+      grants(q, a_.size() > 2 ? int_arg(a_[2], 0) : 0, wire2_asked());
       break;
     case EmqVerb::extend:
       if (a_.size() != 5) break;
@@ -132,7 +141,7 @@ void Decoder::script() {
   const auto numkeys = static_cast<std::size_t>(int_arg(a_[2], -1));
   if (which == ExecutorScript::claim && numkeys == 2 && rest.size() == 4) {
     const std::string_view queue = spec::pending_key_queue(rest[0]);
-    if (!queue.empty()) grants(queue, int_arg(rest[2], 0));
+    if (!queue.empty()) grants(queue, int_arg(rest[2], 0), false);
     if (!out_.moves.empty()) out_.mover = "claim.lua";
   } else if (which == ExecutorScript::extend && numkeys == 2 && rest.size() == 5) {
     if (const auto row = spec::parse_row_key(rest[1])) {

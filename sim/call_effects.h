@@ -5,7 +5,9 @@
 //
 // A call's moves, in the order the reply lists them:
 //   EMQ.ADD 1                      add (max_failures in `amount`, 3 when not given)
-//   EMQ.CLAIM [[id, token, p]...]  grant for each triple (token; lease ms in `amount`)
+//   EMQ.CLAIM [[id, token, p]...]  grant for each triple (token; lease ms in `amount`);
+//                                  under WIRE 2 each item is [id, token, p, wire 2 token]
+//                                  (EMQ §8), the wire 2 token in `carried`
 //   EMQ.EXTEND 1 / 0               extend (lease ms) / refused
 //   EMQ.EXTENDS [r...]             extend or refused for each pair answered 1 or 0
 //   EMQ.COMPLETE 1 / 0             complete / refused
@@ -57,9 +59,15 @@ struct Move {
   std::int64_t token = 0;   // grant: the token granted; row_written: the attempts written (0: none)
   std::int64_t amount = 0;  // add: max_failures; grant, extend: the lease in ms; deadline: the score
   std::string_view state;   // row_written: the state written (empty: none)
-  std::string_view carried;  // extend, complete, requeue, dead, refused: the token argument sent
-  // The carried token as a number; nullopt when it is not one.
-  std::optional<std::int64_t> carried_token() const { return parse_int64(carried); }
+  // extend, complete, requeue, dead, refused: the token argument sent (wire 1 or wire 2);
+  // grant under WIRE 2: the wire 2 token handed out
+  std::string_view carried;
+  // The carried token's attempts: the whole of a wire 1 token, the part before the first
+  // '-' of a wire 2 one (EMQ §8); nullopt when that is not a number.
+  std::optional<std::int64_t> carried_token() const {
+    const std::size_t dash = carried.find('-', 1);
+    return parse_int64(dash == std::string_view::npos ? carried : carried.substr(0, dash));
+  }
 };
 
 struct CallEffects {

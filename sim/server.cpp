@@ -27,6 +27,7 @@ const Incarnation& SimServer::start(Outcome<std::string> run_id_read) {
   next.number = incarnation_.number + 1;
   if (run_id_read.ok()) next.run_id = run_id_read.value();
   next.module_loaded = next.epoch.load(run_id_read).ok();
+  next.epoch.start_grants(now_ms_);
   incarnation_ = std::move(next);
   scripting_.flush();  // a new process has an empty script cache
   return incarnation_;
@@ -35,6 +36,7 @@ const Incarnation& SimServer::start(Outcome<std::string> run_id_read) {
 void SimServer::reload(const Outcome<std::string>& read) {
   if (!incarnation_.module_loaded) return;  // no module to load again
   if (!incarnation_.epoch.load(read).ok()) incarnation_.module_loaded = false;
+  incarnation_.epoch.start_grants(now_ms_);
 }
 
 namespace {

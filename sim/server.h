@@ -101,6 +101,7 @@ class SimServer final : public Host, private Writer {
   // call's first is one ms later: a correct verb reads it once and sees no difference.
   Outcome<std::int64_t> now_ms() override { return now_ms_ + (clock_reads_++ > 0 ? 1 : 0); }
   const Epoch& epoch() const override { return incarnation_.epoch; }
+  Epoch& epoch() override { return incarnation_.epoch; }
   Status fence() override;
   Status may_write(std::string_view key) override;
   Writer& begin_writes() override { return *this; }

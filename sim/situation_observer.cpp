@@ -304,9 +304,11 @@ void SituationObserver::after_read(const CallRecord& rec) {
     }
     return;
   }
-  // a JOB that lists a field EMQ §1 does not name (its place is by bytes, EMQ §4)
-  static constexpr std::string_view listed[] = {"state", "payload", "attempts", "failures", "max_failures", "stalled",
-                                                "lease_epoch", "result", "error", "dead_reason", "group"};
+  // a JOB that lists a field EMQ §1 does not name (its place is by bytes, EMQ §4); `lease`
+  // is the grant id every CLAIM writes (EMQ §8)
+  static constexpr std::string_view listed[] = {"state",  "payload",     "attempts", "failures", "max_failures",
+                                                "stalled", "lease_epoch", "lease",    "result",   "error",
+                                                "dead_reason", "group"};
   for (std::size_t i = 0; i < items.size(); i += 2) {
     if (std::find(std::begin(listed), std::end(listed), items[i].text()) == std::end(listed)) {
       saw(Situation::job_read_unlisted_field);

@@ -18,13 +18,13 @@ TEST(Claim, grants_lease_stamped_with_epoch_in_one_hset) {
   EXPECT_EQ(s.call({"EMQ.CLAIM", "q", "30000"}), Arr({Claimed("j1", 1, "hello")}));
   EXPECT_EQ(s.writes(), list({
                             "ZREM emq:{q}:pending j1",
-                            "HSET emq:{q}:job:j1 state active attempts 1 lease_epoch <NOW>",
+                            "HSET emq:{q}:job:j1 state active attempts 1 lease_epoch <NOW> lease <NOW>-1000",
                             "ZADD emq:{q}:active 31000 j1",
                         }));
   EXPECT_EQ(s.dump(), lines({
                           R"("emq:{q}:active" zset "j1"@31000)",
                           R"("emq:{q}:job:j1" hash "attempts"="1" "failures"="0" )"
-                          R"("lease_epoch"="<NOW>" "max_failures"="3" "payload"="hello" )"
+                          R"("lease"="<NOW>-1000" "lease_epoch"="<NOW>" "max_failures"="3" "payload"="hello" )"
                           R"("state"="active")",
                           R"("emq:{q}:seq" string "1")",
                       }));
@@ -65,13 +65,13 @@ TEST(Claim, count_claims_lowest_pending_first) {
             Arr({Claimed("a", 1, "pa"), Claimed("b", 1, "pb"), Claimed("c", 1, "pc")}));
   EXPECT_EQ(s.writes(), list({
                             "ZREM emq:{q}:pending a",
-                            "HSET emq:{q}:job:a state active attempts 1 lease_epoch <NOW>",
+                            "HSET emq:{q}:job:a state active attempts 1 lease_epoch <NOW> lease <NOW>-1000",
                             "ZADD emq:{q}:active 2500 a",
                             "ZREM emq:{q}:pending b",
-                            "HSET emq:{q}:job:b state active attempts 1 lease_epoch <NOW>",
+                            "HSET emq:{q}:job:b state active attempts 1 lease_epoch <NOW> lease <NOW>-1001",
                             "ZADD emq:{q}:active 2500 b",
                             "ZREM emq:{q}:pending c",
-                            "HSET emq:{q}:job:c state active attempts 1 lease_epoch <NOW>",
+                            "HSET emq:{q}:job:c state active attempts 1 lease_epoch <NOW> lease <NOW>-1002",
                             "ZADD emq:{q}:active 2500 c",
                         }));
   EXPECT_EQ(s.call({"ZRANGE", "emq:{q}:pending", "0", "-1", "WITHSCORES"}),
@@ -123,11 +123,11 @@ TEST(Claim, ghosts_are_removed_and_not_counted) {
   EXPECT_EQ(s.writes(), list({
                             "ZREM emq:{q}:pending g1",
                             "ZREM emq:{q}:pending a",
-                            "HSET emq:{q}:job:a state active attempts 1 lease_epoch <NOW>",
+                            "HSET emq:{q}:job:a state active attempts 1 lease_epoch <NOW> lease <NOW>-1000",
                             "ZADD emq:{q}:active 1100 a",
                             "ZREM emq:{q}:pending g2",
                             "ZREM emq:{q}:pending b",
-                            "HSET emq:{q}:job:b state active attempts 1 lease_epoch <NOW>",
+                            "HSET emq:{q}:job:b state active attempts 1 lease_epoch <NOW> lease <NOW>-1001",
                             "ZADD emq:{q}:active 1100 b",
                         }));
   EXPECT_EQ(s.call({"ZRANGE", "emq:{q}:pending", "0", "-1"}), Arr({Bulk("c")}));
@@ -186,7 +186,7 @@ TEST(Claim, reclaim_after_restart_is_stamped_by_the_new_process) {
   EXPECT_EQ(s.dump(), lines({
                           R"("emq:{q}:active" zset "j1"@1201)",
                           R"("emq:{q}:job:j1" hash "attempts"="2" "failures"="0" )"
-                          R"("lease_epoch"="<OTHER>" "max_failures"="3" "payload"="p" )"
+                          R"("lease"="<OTHER>-1001000" "lease_epoch"="<OTHER>" "max_failures"="3" "payload"="p" )"
                           R"("state"="active")",
                           R"("emq:{q}:seq" string "1")",
                       }));

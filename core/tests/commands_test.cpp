@@ -23,7 +23,7 @@ struct Expected {
 
 // EMQ §4's usage lines: q id payload [MAXFAILURES n] is 4..6 with the verb, and so on.
 constexpr Expected emq_verbs[] = {
-    {"EMQ.ADD", 4, 6, true},           {"EMQ.CLAIM", 3, 5, true},
+    {"EMQ.ADD", 4, 6, true},           {"EMQ.CLAIM", 3, 7, true},
     {"EMQ.EXTEND", 5, 5, true},        {"EMQ.EXTENDS", 5, 3 + 2 * 1000, true},
     {"EMQ.COMPLETE", 4, 5, true},      {"EMQ.FAIL", 5, 5, true},
     {"EMQ.STALLED.CHECK", 3, 5, true}, {"EMQ.STATS", 2, 2, false},

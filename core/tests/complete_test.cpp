@@ -28,7 +28,7 @@ TEST(Complete, moves_live_lease_to_done_without_result) {
   EXPECT_EQ(s.dump(), lines({
                           R"("emq:{q}:done" zset "j1"@1200)",
                           R"("emq:{q}:job:j1" hash "attempts"="1" "failures"="0" )"
-                          R"("lease_epoch"="<NOW>" "max_failures"="3" "payload"="p" )"
+                          R"("lease"="<NOW>-1000" "lease_epoch"="<NOW>" "max_failures"="3" "payload"="p" )"
                           R"("state"="done")",
                           R"("emq:{q}:seq" string "1")",
                       }));

@@ -36,7 +36,7 @@ TEST(Extend, rescores_live_lease_and_restamps_it) {
   EXPECT_EQ(s.dump(), lines({
                           R"("emq:{q}:active" zset "j1"@6500)",
                           R"("emq:{q}:job:j1" hash "attempts"="1" "failures"="0" )"
-                          R"("lease_epoch"="<NOW>" "max_failures"="3" "payload"="p" )"
+                          R"("lease"="<NOW>-1000" "lease_epoch"="<NOW>" "max_failures"="3" "payload"="p" )"
                           R"("state"="active")",
                           R"("emq:{q}:seq" string "1")",
                       }));

@@ -38,13 +38,13 @@ TEST(Extends, stamps_every_live_pair_under_one_now) {
   EXPECT_EQ(s.dump(), lines({
                           R"("emq:{q}:active" zset "a"@6090 "b"@6090 "c"@6090)",
                           R"("emq:{q}:job:a" hash "attempts"="1" "failures"="0" )"
-                          R"("lease_epoch"="<OTHER>" "max_failures"="3" "payload"="p" )"
+                          R"("lease"="<NOW>-1000" "lease_epoch"="<OTHER>" "max_failures"="3" "payload"="p" )"
                           R"("state"="active")",
                           R"("emq:{q}:job:b" hash "attempts"="1" "failures"="0" )"
-                          R"("lease_epoch"="<OTHER>" "max_failures"="3" "payload"="p" )"
+                          R"("lease"="<NOW>-1001" "lease_epoch"="<OTHER>" "max_failures"="3" "payload"="p" )"
                           R"("state"="active")",
                           R"("emq:{q}:job:c" hash "attempts"="1" "failures"="0" )"
-                          R"("lease_epoch"="<OTHER>" "max_failures"="3" "payload"="p" )"
+                          R"("lease"="<NOW>-1002" "lease_epoch"="<OTHER>" "max_failures"="3" "payload"="p" )"
                           R"("state"="active")",
                           R"("emq:{q}:seq" string "3")",
                       }));
@@ -71,13 +71,13 @@ TEST(Extends, answers_0_for_dead_pairs_without_error) {
   EXPECT_EQ(s.dump(), lines({
                           R"("emq:{q}:active" zset "c"@1010 "a"@2500 "b"@6000 "g"@9000)",
                           R"("emq:{q}:job:a" hash "attempts"="1" "failures"="0" )"
-                          R"("lease_epoch"="<OTHER>" "max_failures"="3" "payload"="p" )"
+                          R"("lease"="<NOW>-1001" "lease_epoch"="<OTHER>" "max_failures"="3" "payload"="p" )"
                           R"("state"="active")",
                           R"("emq:{q}:job:b" hash "attempts"="1" "failures"="0" )"
-                          R"("lease_epoch"="<NOW>" "max_failures"="3" "payload"="p" )"
+                          R"("lease"="<NOW>-1002" "lease_epoch"="<NOW>" "max_failures"="3" "payload"="p" )"
                           R"("state"="active")",
                           R"("emq:{q}:job:c" hash "attempts"="1" "failures"="0" )"
-                          R"("lease_epoch"="<NOW>" "max_failures"="3" "payload"="p" )"
+                          R"("lease"="<NOW>-1000" "lease_epoch"="<NOW>" "max_failures"="3" "payload"="p" )"
                           R"("state"="active")",
                           R"("emq:{q}:seq" string "3")",
                       }));

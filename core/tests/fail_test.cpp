@@ -23,7 +23,7 @@ TEST(Fail, requeues_below_max_failures_behind_the_queue) {
                         }));
   EXPECT_EQ(s.dump(), lines({
                           R"("emq:{q}:job:j1" hash "attempts"="1" "error"="boom" )"
-                          R"("failures"="1" "lease_epoch"="<NOW>" "max_failures"="3" )"
+                          R"("failures"="1" "lease"="<NOW>-1000" "lease_epoch"="<NOW>" "max_failures"="3" )"
                           R"("payload"="p" "state"="pending")",
                           R"("emq:{q}:pending" zset "j1"@2)",
                           R"("emq:{q}:seq" string "2")",
@@ -45,7 +45,7 @@ TEST(Fail, dead_letters_at_max_failures) {
   EXPECT_EQ(s.dump(), lines({
                           R"("emq:{q}:dead" zset "j1"@1200)",
                           R"("emq:{q}:job:j1" hash "attempts"="1" "dead_reason"="failed" )"
-                          R"("error"="fatal" "failures"="1" "lease_epoch"="<NOW>" )"
+                          R"("error"="fatal" "failures"="1" "lease"="<NOW>-1000" "lease_epoch"="<NOW>" )"
                           R"("max_failures"="1" "payload"="p" "state"="dead")",
                           R"("emq:{q}:seq" string "1")",
                       }));
@@ -62,6 +62,7 @@ TEST(Fail, failures_accumulate_across_claims_until_the_budget) {
   EXPECT_EQ(s.call({"EMQ.JOB", "q", "j1"}),
             Arr({Bulk("attempts"), Bulk("2"), Bulk("dead_reason"), Bulk("failed"),
                  Bulk("error"), Bulk("second"), Bulk("failures"), Bulk("2"),
+                 Bulk("lease"), Bulk(std::string(NOW) + "-1001"),
                  Bulk("lease_epoch"), Bulk(NOW), Bulk("max_failures"), Bulk("2"),
                  Bulk("payload"), Bulk("p"), Bulk("state"), Bulk("dead")}));
 }

@@ -50,9 +50,9 @@ TEST(Job, answers_the_row_sorted_by_field_name) {
   ASSERT_EQ(s.call({"EMQ.ADD", "q", "j1", "hello"}), Int(1));
   ASSERT_EQ(s.call({"EMQ.CLAIM", "q", "100"}), Arr({Claimed("j1", 1, "hello")}));
   EXPECT_EQ(s.call({"EMQ.JOB", "q", "j1"}),
-            Arr({Bulk("attempts"), Bulk("1"), Bulk("failures"), Bulk("0"), Bulk("lease_epoch"),
-                 Bulk(NOW), Bulk("max_failures"), Bulk("3"), Bulk("payload"), Bulk("hello"),
-                 Bulk("state"), Bulk("active")}));
+            Arr({Bulk("attempts"), Bulk("1"), Bulk("failures"), Bulk("0"), Bulk("lease"),
+                 Bulk(std::string(NOW) + "-1000"), Bulk("lease_epoch"), Bulk(NOW), Bulk("max_failures"),
+                 Bulk("3"), Bulk("payload"), Bulk("hello"), Bulk("state"), Bulk("active")}));
   EXPECT_EQ(s.tracer.writers_taken, 0);
 }
 

@@ -115,7 +115,8 @@ std::vector<Refusal> all_refusals() {
   add("add_arity_too_few", {"EMQ.ADD", "q", "j"}, kArity);
   add("add_arity_too_many", {"EMQ.ADD", "q", "j", "p", "MAXFAILURES", "3", "x"}, kArity);
   add("claim_arity_too_few", {"EMQ.CLAIM", "q"}, kArity);
-  add("claim_arity_too_many", {"EMQ.CLAIM", "q", "100", "COUNT", "1", "x"}, kArity);
+  add("claim_arity_too_many", {"EMQ.CLAIM", "q", "100", "COUNT", "1", "WIRE", "1", "x"}, kArity);
+  add("claim_odd_option_tail", {"EMQ.CLAIM", "q", "100", "COUNT", "1", "x"}, kSyntax);
   add("extend_arity_too_few", {"EMQ.EXTEND", "q", "a1", "1"}, kArity);
   add("extend_arity_too_many", {"EMQ.EXTEND", "q", "a1", "1", "100", "x"}, kArity);
   add("extends_arity_without_pair", {"EMQ.EXTENDS", "q", "100", "a1"}, kArity);
@@ -377,7 +378,7 @@ TEST(NotRefused, read_only_verbs_pass_no_fence_and_need_no_write_access) {
   s.server.set_write_denied([](std::string_view) { return true; });
   EXPECT_EQ(s.call({"EMQ.STATS", "q"}), Arr({Bulk("pending"), Int(2), Bulk("active"), Int(3),
                                              Bulk("done"), Int(1), Bulk("dead"), Int(1)}));
-  EXPECT_EQ(s.call({"EMQ.JOB", "q", "c1"}).items().size(), 12u);
+  EXPECT_EQ(s.call({"EMQ.JOB", "q", "c1"}).items().size(), 14u);
   EXPECT_EQ(s.call({"EMQ.EPOCH"}), Bulk(NOW));
 }
 

@@ -6,6 +6,7 @@
 // has taken its Writer, any further read, fence or access check fails the running test.
 #pragma once
 
+#include <utility>
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -83,7 +84,8 @@ class TracingHost final : public Host, private Writer {
   Outcome<std::vector<std::string>> zrange_by_rank(std::string_view key, std::int64_t start,
                                                   std::int64_t stop) override;
   Outcome<std::int64_t> now_ms() override;
-  const Epoch& epoch() const override { return inner_->epoch(); }
+  const Epoch& epoch() const override { return std::as_const(*inner_).epoch(); }
+  Epoch& epoch() override { return inner_->epoch(); }
   Status fence() override;
   Status may_write(std::string_view key) override;
   Writer& begin_writes() override;

@@ -54,16 +54,19 @@ void written_before_the_stamp(ServerUnderTest& s) {
 
 // The rows after each outcome.
 constexpr std::string_view kCountedDeadRow =
-    R"("emq:{q}:job:j1" hash "attempts"="1" "dead_reason"="stalled" "failures"="0" )"
+    R"("emq:{q}:job:j1" hash "attempts"="1" "dead_reason"="stalled" "failures"="0" "lease"="<GRANT>" )"
     R"("lease_epoch"="<EPOCH>" "max_failures"="3" "payload"="p" "stalled"="1" )"
     R"("state"="dead")";
 constexpr std::string_view kCountedRecoveredRow =
-    R"("emq:{q}:job:j1" hash "attempts"="1" "failures"="0" "lease_epoch"="<EPOCH>" )"
+    R"("emq:{q}:job:j1" hash "attempts"="1" "failures"="0" "lease"="<GRANT>" "lease_epoch"="<EPOCH>" )"
     R"("max_failures"="3" "payload"="p" "stalled"="1" "state"="pending")";
 
+// The row with its stamp; its grant id is always NOW's first grant (EMQ §8: an extension
+// after a restart re-stamps the lease but keeps the grant).
 std::string with_epoch(std::string_view row, std::string_view run_id) {
   std::string out(row);
   out.replace(out.find("<EPOCH>"), 7, run_id);
+  out.replace(out.find("<GRANT>"), 7, std::string(NOW) + "-1000");
   return out;
 }
 
@@ -104,7 +107,7 @@ TEST(StalledCheck, stall_under_live_server_is_counted_and_recovered_at_max_stall
 // ---- (2) crossed a restart: exempt, stalled never written
 
 constexpr std::string_view kExemptRow =
-    R"("emq:{q}:job:j1" hash "attempts"="1" "failures"="0" "lease_epoch"="<NOW>" )"
+    R"("emq:{q}:job:j1" hash "attempts"="1" "failures"="0" "lease"="<NOW>-1000" "lease_epoch"="<NOW>" )"
     R"("max_failures"="3" "payload"="p" "state"="pending")";
 
 TEST(StalledCheck, lease_that_crossed_a_restart_is_exempt_at_max_stalled_1) {

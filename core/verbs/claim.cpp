@@ -1,6 +1,7 @@
-// EMQ.CLAIM q lease_ms [COUNT n]  (shared spec EMQ §4)
-// Claims up to n pending ids, lowest first, each under a lease stamped with the epoch.
-// A pending id whose row is not a hash is a ghost: removed, not claimed, not counted.
+// EMQ.CLAIM q lease_ms [COUNT n] [WIRE w]  (shared spec EMQ §4, §8)
+// Claims up to n pending ids, lowest first, each under a lease stamped with the epoch and
+// its grant id (§8, both wires). A pending id whose row is not a hash is a ghost: removed,
+// not claimed, not counted. WIRE 2 adds each grant's wire 2 token to its reply item.
 #include <algorithm>
 #include <array>
 #include <vector>
@@ -17,13 +18,14 @@ struct Judged {
   std::int64_t token = 0;  // the new attempts
   std::string attempts;    // the same, as written
   std::string payload;
+  std::string grant;  // §8: `<run_id>-<n>`, taken before the first write
 };
 }  // namespace
 
 Reply claim(Host& host, Args argv) {
   TK_CHECK(queue_arg(argv[1]));
   TK_TRY(const std::int64_t lease_ms, lease_ms_arg(argv[2]));
-  const std::array specs{count_option};
+  const std::array specs{count_option, wire_option};
   TK_TRY(auto options, parse_options(argv.subspan(3), specs));
   const auto count = static_cast<std::size_t>(options[0]);
   TK_CHECK(host.fence());
@@ -47,7 +49,7 @@ Reply claim(Host& host, Args argv) {
     if (ids.empty()) break;
     rank += static_cast<std::int64_t>(ids.size());
     for (auto& id : ids) {
-      Judged j{std::move(id), {}, false, 0, {}, {}};
+      Judged j{std::move(id), {}, false, 0, {}, {}, {}};
       j.row = keys.row_name(j.id);
       TK_TRY(KeyType type, host.type(j.row));
       if (type != KeyType::hash) {
@@ -73,6 +75,11 @@ Reply claim(Host& host, Args argv) {
 
   Reply reply = Reply::array();
   if (judged.empty()) return reply;
+  // §8: each grant takes the process's next number, in the read pass (every check passed)
+  for (auto& j : judged) {
+    if (!j.ghost) j.grant = Epoch::grant_id(run_id, host.epoch().take_grant());
+  }
+  const bool wire2 = options[1] == 2;
   reply.items().reserve(claims);
   Writer& w = host.begin_writes();
   for (auto& j : judged) {
@@ -80,13 +87,14 @@ Reply claim(Host& host, Args argv) {
     if (j.ghost) continue;
     // the lease carries the server epoch: state, token and lease_epoch in one HSET
     const std::array fields{FieldRef{"state", "active"}, FieldRef{"attempts", j.attempts},
-                            FieldRef{"lease_epoch", run_id}};
+                            FieldRef{"lease_epoch", run_id}, FieldRef{"lease", j.grant}};
     w.hset(j.row, fields);
     w.zadd(keys.active(), deadline, j.id);
     // id and payload are not needed past this point: moved into the reply, not copied
     reply.items().push_back(Reply::array_of(Reply::bulk_of(std::move(j.id)),
                                             Reply::integer(j.token),
                                             Reply::bulk_of(std::move(j.payload))));
+    if (wire2) reply.items().back().items().push_back(Reply::bulk_of(Epoch::wire2_token(j.token, j.grant)));
   }
   return reply;
 }

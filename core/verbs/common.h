@@ -29,6 +29,21 @@ Status job_id_arg(std::string_view id);
 Outcome<std::int64_t> lease_ms_arg(std::string_view text);
 Outcome<std::int64_t> attempts_arg(std::string_view text);
 
+// The token a lease verb carries (§3, §8): a wire 1 token is the grant's attempts, an
+// integer in 1..INT64_MAX; a wire 2 token is `<attempts>-<grant id>`, the grant id being
+// `<run_id>-<n>` (each number 1-19 digits without a leading zero, the run_id 40 of 0-9a-f).
+struct LeaseToken {
+  std::int64_t attempts = 0;  // wire 2: its first part (when `fits`)
+  std::string_view grant;     // wire 2: the grant id (a view into the argument); empty: wire 1
+  bool fits = true;           // wire 2: the first part is an int64 (else no row can match it)
+  bool wire2() const { return !grant.empty(); }
+};
+// Either shape; anything else is refused with attempts_arg's text (the wire 1 text).
+Outcome<LeaseToken> token_arg(std::string_view text);
+
+// CLAIM's WIRE option (§8): 1 (the default) or 2.
+inline constexpr OptionSpec wire_option{"WIRE", "wire", 1, 2, 1};
+
 // now + lease_ms, refused with "ERR EMQ lease out of range" past 2^53 - 1.
 Outcome<std::int64_t> lease_deadline(std::int64_t now_ms, std::int64_t lease_ms);
 
@@ -47,9 +62,10 @@ Outcome<std::int64_t> row_integer(Host& host, std::string_view row, std::string_
 Status may_write_all(Host& host, std::initializer_list<std::string_view> keys);
 
 // EMQ §3: `id` is in active with deadline >= now, its row is a hash with state active,
-// and the row's attempts equals `token`.
+// and the row's attempts equals the token's; under wire 2 (§8) the row's `lease` also
+// equals the token's grant id (a row without `lease` is never live for a wire 2 token).
 Outcome<bool> lease_live(Host& host, const QueueKeys& keys, std::string_view id,
-                         std::string_view row, std::int64_t token, std::int64_t now_ms);
+                         std::string_view row, const LeaseToken& lease, std::int64_t now_ms);
 
 // The handlers, one per file.
 Reply add(Host& host, Args argv);

@@ -9,7 +9,7 @@ namespace trafikey::verbs {
 Reply extend(Host& host, Args argv) {
   TK_CHECK(queue_arg(argv[1]));
   TK_CHECK(job_id_arg(argv[2]));
-  TK_TRY(const std::int64_t token, attempts_arg(argv[3]));
+  TK_TRY(const LeaseToken token, token_arg(argv[3]));
   TK_TRY(const std::int64_t lease_ms, lease_ms_arg(argv[4]));
   TK_CHECK(host.fence());
   TK_TRY(const std::string_view run_id, host.epoch().current());

@@ -18,7 +18,7 @@ Reply extends(Host& host, Args argv) {
   // (pure, and cheap next to the reads) rather than kept in a per-call vector.
   for (std::size_t i = 0; i < pairs; ++i) {
     TK_CHECK(job_id_arg(argv[3 + 2 * i]));
-    TK_CHECK(attempts_arg(argv[4 + 2 * i]));
+    TK_CHECK(token_arg(argv[4 + 2 * i]));
   }
   TK_CHECK(host.fence());
   TK_TRY(const std::string_view run_id, host.epoch().current());
@@ -34,7 +34,7 @@ Reply extends(Host& host, Args argv) {
   bool any_live = false;
   for (std::size_t i = 0; i < pairs; ++i) {
     const std::string_view id = argv[3 + 2 * i];
-    const std::int64_t token = *parse_int64(argv[4 + 2 * i]);
+    const LeaseToken token = token_arg(argv[4 + 2 * i]).value();
     TK_TRY(bool is_live, lease_live(host, keys, id, keys.row_name(id), token, now));
     reply.items().push_back(Reply::integer(is_live ? 1 : 0));
     any_live = any_live || is_live;

@@ -11,7 +11,7 @@ inline constexpr std::int64_t max_failures_default = max_failures_option.fallbac
 Reply fail(Host& host, Args argv) {
   TK_CHECK(queue_arg(argv[1]));
   TK_CHECK(job_id_arg(argv[2]));
-  TK_TRY(const std::int64_t token, attempts_arg(argv[3]));
+  TK_TRY(const LeaseToken token, token_arg(argv[3]));
   const std::string_view reason = argv[4];
   TK_CHECK(host.fence());
   TK_TRY(const std::int64_t now, host.now_ms());

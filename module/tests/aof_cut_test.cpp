@@ -3,6 +3,11 @@
 // it (the scenario runner's restart under everysec and snapshot, RealSession::restart_keeping).
 #include "module/tests/test_support.h"
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <sstream>
+
 namespace trafikey::real::test {
 namespace {
 
@@ -33,8 +38,23 @@ TEST(RealServerAof, a_cut_file_restarts_with_exactly_the_writes_before_the_cut) 
       << "a file cannot be cut longer than it is";
 }
 
+// The first of valkey-server and redis-server on PATH (dev.sh installs redis-server).
+std::string server_name_on_path() {
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "");
+  std::vector<std::string> list;
+  for (std::string dir; std::getline(dirs, dir, ':');) list.push_back(dir);
+  for (const char* name : {"valkey-server", "redis-server"}) {
+    for (const std::string& dir : list) {
+      if (!dir.empty() && ::access((std::filesystem::path(dir) / name).c_str(), X_OK) == 0) return name;
+    }
+  }
+  return {};
+}
+
 TEST(RealServerAof, a_bare_server_name_is_found_on_path_or_named_as_missing) {
-  const std::string name = std::filesystem::path(find_server_binary()).filename().string();
+  const std::string name = server_name_on_path();
+  ASSERT_FALSE(name.empty()) << "neither valkey-server nor redis-server is on PATH (dev.sh deps installs redis-server)";
   RealServer found(ServerConfig{{}, {}, name, {}});
   EXPECT_EQ(show(found.connect().call({"PING"})), "+PONG");
   try {

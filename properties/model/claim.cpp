@@ -1,5 +1,6 @@
-// EMQ.CLAIM q lease_ms [COUNT n] (§4): up to n pending jobs, lowest first, each leased until
-// now + lease_ms with its attempts raised by one as its token.
+// EMQ.CLAIM q lease_ms [COUNT n] [WIRE w] (§4, §8): up to n pending jobs, lowest first,
+// each leased until now + lease_ms with its attempts raised by one as its token and the
+// process's next grant id written as `lease`; WIRE 2 adds each grant's wire 2 token.
 #include <array>
 #include <string>
 #include <vector>
@@ -52,22 +53,26 @@ std::vector<Pick> pick(VerbCall& c, std::int64_t count, bool& corrupt) {
 }
 
 // The picks' writes, in pending's order: each leaves pending; a job's row turns active with
-// its token and this process's stamp, and it joins active at `deadline`. The reply lists
-// the jobs as [id token payload].
-Reply lease(VerbCall& c, const std::vector<Pick>& picks, std::int64_t deadline) {
+// its token, this process's stamp and its grant id (§8: the process's next numbers, after
+// ctx.last_grant), and it joins active at `deadline`. The reply lists the jobs as [id token
+// payload], and [id token payload wire2-token] under WIRE 2.
+Reply lease(VerbCall& c, const std::vector<Pick>& picks, std::int64_t deadline, bool wire2) {
   const QueueNames& n = c.names();
   Reply reply = Reply::array();
+  std::int64_t grant_number = c.ctx.last_grant;
   for (const Pick& p : picks) {
     c.data.zrem(n.pending, p.id);
     c.e.writes = true;
     if (p.ghost) continue;
     const RowName row = c.row(p.id);
     const std::string token = std::to_string(p.token);
-    const std::array<FieldRef, 3> fields{FieldRef{"state", "active"}, FieldRef{"attempts", token},
-                                         FieldRef{"lease_epoch", c.ctx.run_id}};
+    const std::string grant = std::string(c.ctx.run_id) + "-" + std::to_string(++grant_number);
+    const std::array<FieldRef, 4> fields{FieldRef{"state", "active"}, FieldRef{"attempts", token},
+                                         FieldRef{"lease_epoch", c.ctx.run_id}, FieldRef{"lease", grant}};
     c.data.hset(row, fields);
     c.data.zadd(n.active, static_cast<double>(deadline), p.id);
     reply.items().push_back(Reply::array({Reply::bulk(p.id), Reply::integer(p.token), Reply::bulk(p.payload)}));
+    if (wire2) reply.items().back().items().push_back(Reply::bulk(token + "-" + grant));
   }
   return reply;
 }
@@ -76,9 +81,10 @@ Reply lease(VerbCall& c, const std::vector<Pick>& picks, std::int64_t deadline) 
 
 Expectation& claim(VerbCall& c) {
   Refusals& r = c.refusals;
-  if (!c.arity(c.argc() >= 3)) return c.refused();
+  if (!c.arity(c.argc() >= 3 && c.argc() <= 7)) return c.refused();
   const auto lease_ms = ranged(r, c.argv[2], 1, score_limit);
-  const std::int64_t count = option(r, c.argv.subspan(3), "COUNT", 1, 1000, 1);
+  const auto options = two_options(r, c.argv.subspan(3), {"COUNT", 1, 1000, 1}, {"WIRE", 1, 2, 1});
+  const std::int64_t count = options[0];
   c.fence();
   if (r.any()) return c.refused();
   expect_types(r, {c.value(c.names().pending), c.value(c.names().active)});
@@ -95,7 +101,7 @@ Expectation& claim(VerbCall& c) {
     // with nothing to claim there is no deadline to refuse: [] writes nothing either
     return picks.empty() ? c.refused(Reply::array()) : c.refused();
   }
-  return c.answer(lease(c, picks, *deadline));
+  return c.answer(lease(c, picks, *deadline, options[1] == 2));
 }
 
 }  // namespace trafikey::properties::model::verbs

@@ -16,7 +16,7 @@ struct Pairs {
   bool any_live = false;
   bool corrupt = false;  // a corrupt attempts field decided one
 };
-Pairs judge(VerbCall& c, const std::vector<std::int64_t>& tokens) {
+Pairs judge(VerbCall& c, const std::vector<Token>& tokens) {
   const QueueNames& n = c.names();
   Pairs pairs;
   for (std::size_t i = 0; i < tokens.size(); ++i) {
@@ -36,10 +36,10 @@ Expectation& extends(VerbCall& c) {
   const std::size_t argc = c.argc();
   if (!c.arity(argc >= 5 && (argc - 3) % 2 == 0 && (argc - 3) / 2 <= 1000)) return c.refused();
   const auto lease_ms = ranged(r, c.argv[2], 1, score_limit);
-  std::vector<std::int64_t> tokens;
+  std::vector<Token> tokens;
   for (std::size_t i = 3; i + 1 < argc; i += 2) {
     c.id_arg(c.argv[i]);
-    tokens.push_back(ranged(r, c.argv[i + 1], 1, i64_max).value_or(0));
+    tokens.push_back(lease_token(r, c.argv[i + 1]).value_or(Token{}));
   }
   c.fence();
   if (r.any()) return c.refused();

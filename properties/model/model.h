@@ -59,6 +59,9 @@ struct Context {
   bool writable = true;        // false: a replica or a loading server (the fence)
   bool replica = false;        // plain writes refuse on a replica only
   std::string_view write_denied;  // the one key the caller may not write (empty: none)
+  // §8: the number the process's grant counter holds before the call (a CLAIM's grants
+  // take the numbers after it, in order)
+  std::int64_t last_grant = 0;
 };
 
 // What the model expects of one call.

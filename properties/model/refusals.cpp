@@ -42,6 +42,36 @@ std::int64_t option(Refusals& r, Args rest, std::string_view keyword, std::int64
   return ranged(r, rest[1], lo, hi).value_or(fallback);
 }
 
+std::array<std::int64_t, 2> two_options(Refusals& r, Args rest, const Option& first, const Option& second) {
+  std::array<std::int64_t, 2> values{first.fallback, second.fallback};
+  const Option* options[] = {&first, &second};
+  std::array<std::string_view, 2> texts{};
+  std::array<bool, 2> seen{};
+  bool shaped = rest.size() % 2 == 0;
+  for (std::size_t at = 0; shaped && at < rest.size(); at += 2) {
+    std::size_t which = 2;
+    for (std::size_t i = 0; i < 2; ++i) {
+      if (equals_ignore_case(rest[at], options[i]->keyword)) which = i;
+    }
+    if (which == 2 || seen[which]) {
+      shaped = false;
+      break;
+    }
+    seen[which] = true;
+    texts[which] = rest[at + 1];
+  }
+  if (!shaped) {
+    // an unknown keyword, a keyword without value, a repeat: the spec names both texts
+    r.add(e_syntax);
+    r.add(e_arity);
+    return values;
+  }
+  for (std::size_t i = 0; i < 2; ++i) {
+    if (seen[i]) values[i] = ranged(r, texts[i], options[i]->lo, options[i]->hi).value_or(options[i]->fallback);
+  }
+  return values;
+}
+
 void expect_types(Refusals& r, std::initializer_list<const sim::Keyspace::Value*> zsets) {
   for (const sim::Keyspace::Value* v : zsets) {
     if (v && v->index() != 2) r.add(e_wrongtype);

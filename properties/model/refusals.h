@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -66,6 +67,14 @@ struct Refusals {
 
 // A ranged integer argument (§7).
 std::optional<std::int64_t> ranged(Refusals& r, std::string_view text, std::int64_t lo, std::int64_t hi);
+// An option a verb takes: `KEYWORD n` with n in lo..hi, `fallback` when absent.
+struct Option {
+  std::string_view keyword;
+  std::int64_t lo, hi, fallback;
+};
+// The optional tail of a verb that takes two options (CLAIM: COUNT and WIRE): each at most
+// once, in either order, each keyword with its value; their values, fallbacks where absent.
+std::array<std::int64_t, 2> two_options(Refusals& r, Args rest, const Option& first, const Option& second);
 // The optional `KEYWORD n` tail of a verb: absent, or exactly one keyword with its value.
 std::int64_t option(Refusals& r, Args rest, std::string_view keyword, std::int64_t lo, std::int64_t hi,
                     std::int64_t fallback);

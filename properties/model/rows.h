@@ -52,8 +52,22 @@ inline std::optional<double> score_of(const sim::Keyspace& d, std::string_view k
 std::optional<std::int64_t> counter(const sim::Keyspace::Hash* row, std::string_view name, std::int64_t fallback,
                                     bool& corrupt);
 
+// The token a lease verb carries (§3, §8): wire 1, the grant's attempts; wire 2,
+// `<attempts>-<grant id>` with the grant id `<run_id>-<n>` (§8's shape: each number 1-19
+// digits without a leading zero, the run_id 40 characters of 0-9a-f).
+struct Token {
+  std::int64_t attempts = 0;
+  std::string_view grant;  // wire 2 (a view into the call's argument); empty: wire 1
+  bool fits = true;        // wire 2: its attempts part is an int64 (else nothing is live for it)
+  bool wire2() const { return !grant.empty(); }
+};
+// A lease verb's attempts argument as either token; anything else is refused with the
+// wire 1 range text ("attempts must be an integer in 1..9223372036854775807").
+std::optional<Token> lease_token(Refusals& r, std::string_view text);
+
 // §3: live = in active with deadline >= now, the row a hash with state active, and its
-// attempts equal to the token. `corrupt` tells whether a corrupt attempts field decided it.
+// attempts equal to the token's; under wire 2 (§8) also its `lease` equal to the token's
+// grant id. `corrupt` tells whether a corrupt attempts field decided it.
 struct Liveness {
   bool live = false;
   bool corrupt = false;
@@ -61,7 +75,7 @@ struct Liveness {
 };
 // `active` is the queue's active set (null: none), `row_prefix` its rows' "emq:{q}:job:".
 Liveness liveness(const sim::Keyspace& d, const sim::Keyspace::Value* active, std::string_view row_prefix,
-                  std::string_view id, std::int64_t token, std::int64_t now);
+                  std::string_view id, const Token& token, std::int64_t now);
 
 // §3: deadline = now + lease_ms, within 2^53 - 1 (and a server clock below 0 has none).
 inline std::optional<std::int64_t> deadline_of(std::int64_t now, std::int64_t lease_ms) {

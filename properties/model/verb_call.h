@@ -69,13 +69,13 @@ struct VerbCall {
   }
   // The lease a call names as `id attempts` in argv[2] and argv[3]: the id checked, the
   // token returned (nullopt: refused).
-  std::optional<std::int64_t> lease_args() {
+  std::optional<Token> lease_args() {
     id_arg(argv[2]);
-    return ranged(refusals, argv[3], 1, i64_max);
+    return lease_token(refusals, argv[3]);
   }
   // §3: whether the lease of `id` under `token` is live on the dataset as it is. When not,
   // the note says why, and a corrupt attempts field is a refusal (as right as the verb's 0).
-  bool lease_live(std::string_view id, std::int64_t token) {
+  bool lease_live(std::string_view id, const Token& token) {
     const Liveness l = liveness(data, value(names().active), names().row_prefix, id, token, now());
     if (!l.live) {
       e.note = l.why;

@@ -87,10 +87,14 @@ trafikey_mutant(extend_lease_ms_as_int verb.model verbs/extend.cpp
 
 # 76. only the first pair's token range-checked. Needs a bad token in a later pair.
 trafikey_mutant(extends_skips_later_pair_checks verb.model verbs/extends.cpp
-  [==[    TK_CHECK(attempts_arg(argv[4 + 2 * i]));
+  [==[    TK_CHECK(token_arg(argv[4 + 2 * i]));
   }]==]
-  [==[    if (i == 0) TK_CHECK(attempts_arg(argv[4 + 2 * i]));  // the rest are read below
-  }]==])
+  [==[    if (i == 0) TK_CHECK(token_arg(argv[4 + 2 * i]));  // the rest are read below
+  }]==]
+  ALSO
+  [==[    const LeaseToken token = token_arg(argv[4 + 2 * i]).value();]==]
+  [==[    const auto read = token_arg(argv[4 + 2 * i]);
+    const LeaseToken token = read.ok() ? read.value() : LeaseToken{};  // a bad token: never live]==])
 
 # 77. a deadline past 2^53-1 answers zeros instead of refusing (EMQ §3). Needs a live lease in such an EXTENDS.
 trafikey_mutant(extends_out_of_range_answers_zeros verb.model verbs/extends.cpp

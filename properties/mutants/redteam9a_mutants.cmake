@@ -87,8 +87,9 @@ trafikey_mutant(lease_live_compares_low_32_bits verb.model verbs/common.cpp
 # 407. EXTENDS keeps each pair's token in 32 bits (EMQ §4, §7): a live pair whose token is past 2^31
 #   answers 0. Needs an EXTENDS of a live lease past 2^31 (value_edges 2).
 trafikey_mutant(extends_token_narrowed_to_int32 queue.fence verbs/extends.cpp
-  [==[    const std::int64_t token = *parse_int64(argv[4 + 2 * i]);]==]
-  [==[    const std::int64_t token = static_cast<std::int32_t>(*parse_int64(argv[4 + 2 * i]));]==])
+  [==[    const LeaseToken token = token_arg(argv[4 + 2 * i]).value();]==]
+  [==[    LeaseToken token = token_arg(argv[4 + 2 * i]).value();
+    token.attempts = static_cast<std::int32_t>(token.attempts);]==])
 
 # 408. JOB sorts field names case-insensitively (EMQ §4: by field name, the same bytes on every
 #   host): "Zeta" comes after "state". Needs a row with an upper-case field name read by JOB

@@ -73,6 +73,43 @@ ScenarioKeys scenario_keys(const Scenario& scenario) {
   return keys;
 }
 
+namespace {
+// A grant id `<run_id>-<n>` or a wire 2 token ending in one (EMQ §8) with its number hidden:
+// the module starts the numbers above the server's time at its load, so off the sim's
+// clock they are the real server's own.
+std::string grant_number_hidden(const std::string& text) {
+  const std::size_t dash = text.rfind('-');
+  if (dash == std::string::npos || dash < 40 || dash + 1 == text.size()) return text;
+  const std::string_view run_id = std::string_view(text).substr(dash - 40, 40);
+  const bool hex = std::all_of(run_id.begin(), run_id.end(), [](char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+  });
+  const bool digits = std::all_of(text.begin() + static_cast<std::ptrdiff_t>(dash) + 1, text.end(),
+                                  [](char c) { return c >= '0' && c <= '9'; });
+  if (!hex || !digits || (dash > 40 && text[dash - 41] != '-')) return text;
+  return text.substr(0, dash + 1) + "(server-time number)";
+}
+
+// A score in one spelling for both servers: the sim's, of the double it reads as.
+std::string same_spelling(const std::string& score) {
+  char* end = nullptr;
+  const double value = std::strtod(score.c_str(), &end);
+  return end != score.c_str() && *end == '\0' ? sim::format_score(value) : score;
+}
+
+Reply grant_numbers_hidden(const Reply& reply) {
+  switch (reply.kind()) {
+    case Reply::Kind::bulk: return Reply::bulk(grant_number_hidden(reply.text()));
+    case Reply::Kind::array: {
+      Reply out = Reply::array();
+      for (const Reply& item : reply.items()) out.items().push_back(grant_numbers_hidden(item));
+      return out;
+    }
+    default: return reply;
+  }
+}
+}  // namespace
+
 std::string normalised_key_text(std::string_view key, const KeyValue& value,
                                 const ScenarioKeys& keys) {
   std::string out(key_type_name(value.type));
@@ -81,7 +118,9 @@ std::string normalised_key_text(std::string_view key, const KeyValue& value,
     case KeyType::hash: {
       auto fields = value.items;
       std::sort(fields.begin(), fields.end());
-      for (const auto& [f, v] : fields) out += " " + f + "=" + sim::quote_bytes(v);
+      for (const auto& [f, v] : fields) {
+        out += " " + f + "=" + sim::quote_bytes(f == "lease" && !keys.clocks_agree ? grant_number_hidden(v) : v);
+      }
       break;
     }
     case KeyType::zset: {
@@ -92,7 +131,9 @@ std::string normalised_key_text(std::string_view key, const KeyValue& value,
         out += " (server-time scores)";
         for (const auto& m : members) out += " " + sim::quote_bytes(m);
       } else {
-        for (const auto& [m, score] : value.items) out += " " + sim::quote_bytes(m) + ":" + score;
+        // a score as the sim spells a double (Redis 7.0's %.17g): Valkey 8 spells some
+        // differently (9.2233720368547758e+18 as 9223372036854776000), the same value
+        for (const auto& [m, score] : value.items) out += " " + sim::quote_bytes(m) + ":" + same_spelling(score);
       }
       break;
     }
@@ -102,7 +143,8 @@ std::string normalised_key_text(std::string_view key, const KeyValue& value,
 }
 
 Reply normalised_reply(const CallTrace& call, const ScenarioKeys& keys) {
-  const Reply& reply = call.reply;
+  // off the sim's clock, grant numbers are the real server's own (as scores are, below)
+  const Reply reply = keys.clocks_agree ? call.reply : grant_numbers_hidden(call.reply);
   if (call.argv.size() < 2 || !keys.scores_hidden(call.argv[1]) || reply.is_error()) return reply;
   const std::string verb = upper(call.argv[0]);
   if (verb == "ZSCORE" && reply.kind() == Reply::Kind::bulk) return Reply::bulk(server_time);
@@ -132,7 +174,24 @@ std::string RunIdMap::map(const std::string& value) const {
   for (const auto& [real, sim] : pairs_) {
     if (value == real) return sim;
   }
-  return value;
+  // a grant id `<run_id>-<n>` or a wire 2 token `<attempts>-<run_id>-<n>` (EMQ §8): the run_id
+  // between dashes. (On a server the runner starts, its clock is the sim's, so the numbers
+  // after it are the sim's too: the module starts them above the server time at its load.)
+  std::string out = value;
+  for (const auto& [real, sim] : pairs_) {
+    std::size_t from = 0;
+    while ((from = out.find(real, from)) != std::string::npos) {
+      const bool starts = from == 0 || out[from - 1] == '-';
+      const bool ends = from + real.size() == out.size() || out[from + real.size()] == '-';
+      if (starts && ends) {
+        out.replace(from, real.size(), sim);
+        from += sim.size();
+      } else {
+        from += 1;
+      }
+    }
+  }
+  return out;
 }
 
 Reply RunIdMap::map(const Reply& reply) const {

@@ -55,7 +55,9 @@ struct ScenarioKeys {
 ScenarioKeys scenario_keys(const Scenario& scenario);
 
 // One line per key, e.g. `hash attempts="1" state="active"` or `zset "j1":1 "j2":2` or,
-// for a time-scored set, `zset (server-time scores) "j1" "j2"`.
+// for a time-scored set, `zset (server-time scores) "j1" "j2"`. Off the sim's clock a row's
+// `lease` (EMQ §8: `<run_id>-<n>`, n above the server's time at the module's load) shows
+// `<run_id>-(server-time number)`, as replies that carry a grant id or a wire 2 token do.
 std::string normalised_key_text(std::string_view key, const KeyValue& value,
                                 const ScenarioKeys& keys);
 

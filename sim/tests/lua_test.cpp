@@ -151,12 +151,13 @@ TEST(Lua, the_embedded_executor_scripts_are_the_files) {
   EXPECT_EQ(executor_script_of_sha(Scripting::sha1_hex("return 1")), ExecutorScript::none);
 }
 
-// The row without lease_epoch (the scripts write none, as the seed says of scripts).
+// The row without lease_epoch and lease (the scripts write neither: the seed says so of the
+// stamp, EMQ §8 of the grant id).
 Reply row_without_stamp(ScriptServer& s, const std::string& id) {
   const Reply all = s.call({"HGETALL", "emq:{q}:job:" + id});
   Reply out = Arr();
   for (std::size_t i = 0; i + 1 < all.items().size(); i += 2) {
-    if (all.items()[i].text() == "lease_epoch") continue;
+    if (all.items()[i].text() == "lease_epoch" || all.items()[i].text() == "lease") continue;
     out.items().push_back(all.items()[i]);
     out.items().push_back(all.items()[i + 1]);
   }
@@ -212,6 +213,8 @@ TEST(Lua, the_scripted_executor_leaves_what_the_native_verbs_leave) {
   EXPECT_EQ(scripted.call({"HGET", "emq:{q}:job:j3", "lease_epoch"}), Reply::nil())
       << "the scripted executor writes no stamp";
   EXPECT_EQ(native.call({"HGET", "emq:{q}:job:j3", "lease_epoch"}), Bulk(std::string(40, 'a')));
+  EXPECT_EQ(scripted.call({"HGET", "emq:{q}:job:j3", "lease"}), Reply::nil()) << "nor a grant id";
+  EXPECT_EQ(native.call({"HGET", "emq:{q}:job:j3", "lease"}).text().rfind(std::string(40, 'a') + "-", 0), 0u);
 
   // The scripts' own refusals match the verbs' texts.
   EXPECT_EQ(scripted.eval(claim, {"emq:{q}:pending", "emq:{q}:active"}, {"0", "1"}),

@@ -149,7 +149,7 @@ TEST_F(EmqModel, claim_hands_out_up_to_count_lowest_first_and_skips_ghosts_uncou
   EXPECT_NE(e.note.find("b was a ghost"), std::string::npos);
   EXPECT_EQ(zset(pending_key("q")), "d@4");  // b removed, not counted toward COUNT
   EXPECT_EQ(zset(active_key("q")), "a@1500 c@1500");
-  EXPECT_EQ(row("a"), "attempts=1 failures=0 lease_epoch=" + std::string(NOW) +
+  EXPECT_EQ(row("a"), "attempts=1 failures=0 lease=" + std::string(NOW) + "-1 lease_epoch=" + std::string(NOW) +
                           " max_failures=3 payload=pa state=active");
   EXPECT_EQ(reply({"EMQ.CLAIM", "q", "500"}), A({Claimed("d", 1, "pd")}));  // COUNT default 1
   EXPECT_EQ(reply({"EMQ.CLAIM", "q", "500"}), A());                          // none: empty array
@@ -195,7 +195,9 @@ TEST_F(EmqModel, fail_requeues_below_the_budget_and_dead_letters_at_it) {
   ctx.now_ms = 1500;
   EXPECT_EQ(reply({"EMQ.FAIL", "q", "j1", "2", "again"}), I(2));
   EXPECT_EQ(zset(dead_key("q")), "j1@1500");
-  EXPECT_EQ(row("j1"), "attempts=2 dead_reason=failed error=again failures=2 lease_epoch=" + std::string(NOW) +
+  // (the test's context says no grant was taken before each call: both grants are n = 1)
+  EXPECT_EQ(row("j1"), "attempts=2 dead_reason=failed error=again failures=2 lease=" + std::string(NOW) +
+                           "-1 lease_epoch=" + std::string(NOW) +
                            " max_failures=2 payload=p state=dead");
   EXPECT_TRUE(call({"EMQ.FAIL", "q", "j1", "2", "late"}).accepts(I(0)));
 }

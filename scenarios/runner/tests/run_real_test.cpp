@@ -86,7 +86,8 @@ TEST(RunReal, run_ids_are_mapped_to_the_sims_by_incarnation) {
                            "at 20 a: EMQ.EPOCH => 7a3a662cb7c1e246376332a92e84a72b227adff6\n"
                            "at 200 s: EMQ.STALLED.CHECK q 1 => [recovered [j1] dead [] ghosts [] lanes []]\n"
                            "at 200 w: EMQ.CLAIM q 100 => [[j1 2 x]]\n"
-                           "at 200 a: EMQ.JOB q j1 => [attempts \"2\" failures \"0\" lease_epoch "
+                           "at 200 a: EMQ.JOB q j1 => [attempts \"2\" failures \"0\" lease "
+                           "7a3a662cb7c1e246376332a92e84a72b227adff6-21000 lease_epoch "
                            "7a3a662cb7c1e246376332a92e84a72b227adff6 max_failures \"3\" payload x state active]\n"
                            "at 200 check invariants\n");
   const RunResult r = run_on_real(s, server_bin());
