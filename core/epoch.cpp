@@ -25,6 +25,13 @@ Outcome<std::string_view> Epoch::current() const {
   return std::string_view(*run_id_);
 }
 
+void Epoch::start_grants(std::int64_t server_ms) {
+  const std::int64_t at = server_ms * 1000 + 999;
+  if (at > grants_) grants_ = at;
+}
+
+std::int64_t Epoch::take_grant() { return ++grants_; }
+
 std::string Epoch::grant_id(std::string_view run_id, std::int64_t n) {
   std::string out(run_id);
   out += '-';

@@ -43,11 +43,9 @@ class Epoch {
   // that millisecond (never back: a reload in the same process keeps counting up), so the
   // next grant's number is above the server's time in microseconds; every grant takes the
   // next number, so no two grants of one process share one.
-  void start_grants(std::int64_t server_ms) {
-    const std::int64_t at = server_ms * 1000 + 999;
-    if (at > grants_) grants_ = at;
-  }
-  std::int64_t take_grant() { return ++grants_; }
+  // (Out of line, in epoch.cpp, as the rest of the core's behaviour: the hosts call it.)
+  void start_grants(std::int64_t server_ms);
+  std::int64_t take_grant();
   std::int64_t last_grant() const { return grants_; }  // the last number taken (or the start)
 
   // §8: a grant's id, `<run_id>-<n>`, and the wire 2 token `<attempts>-<grant id>`.

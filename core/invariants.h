@@ -11,9 +11,9 @@
 
 namespace trafikey {
 
-inline constexpr std::array<std::string_view, 14> invariant_ids{
+inline constexpr std::array<std::string_view, 15> invariant_ids{
     "epoch.exempt",      "epoch.counted",  "epoch.stamp",      "epoch.load",
-    "queue.conserve",    "queue.transitions", "queue.fence",   "queue.budget",
+    "queue.conserve",    "queue.transitions", "queue.fence",   "queue.grant",   "queue.budget",
     "verb.atomic",       "verb.model",        "verb.replicated",   "liveness.drain", "sim.determinism",
     "sim.differential",
 };

@@ -19,6 +19,16 @@ namespace {
 
 constexpr std::size_t violations_max = 20;
 
+// A lease verb's token (EMQ §3, §8): its attempts (a wire 1 token whole, a wire 2 token's
+// first part; -1 when not a number) and, for a wire 2 token, its grant id (else empty).
+std::int64_t token_attempts(std::string_view token) {
+  const std::size_t dash = token.find('-', 1);
+  return parse_int64(dash == std::string_view::npos ? token : token.substr(0, dash)).value_or(-1);
+}
+std::string_view wire2_grant(std::string_view token) {
+  const std::size_t dash = token.find('-', 1);
+  return dash == std::string_view::npos ? std::string_view() : token.substr(dash + 1);
+}
 }  // namespace
 
 void Checker::fail(std::string_view id, const World& world, std::string facts) {
@@ -94,6 +104,7 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
     model_.call(argv, ctx, expect_);
   }
   before_jobs_.clear();
+  wire2_before_.clear();
   sweep_.clear();
   sweep_ledger_.clear();
   // The verb as the model names it (the spec's spelling), once for both halves of the
@@ -111,10 +122,16 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
   auto remember = [&](std::string_view id) {
     if (const JobTruth* job = ledger.job(q, id)) before_jobs_.emplace_back(std::string(id), judge::JobBefore::of(*job));
   };
+  // queue.grant: what each wire 2 token's row held as its grant when the call came
+  auto remember_grant = [&](std::string_view id, std::string_view token) {
+    wire2_before_.push_back(wire2_grant(token).empty() ? std::nullopt : lease_of(world, q, id));
+  };
   if (verb_ == EmqVerb::extend || verb_ == EmqVerb::complete || verb_ == EmqVerb::fail) {
     if (argv.size() > 2) remember(argv[2]);
+    if (argv.size() > 3) remember_grant(argv[2], argv[3]);
   } else if (verb_ == EmqVerb::extends) {
     for (std::size_t i = 3; i < argv.size(); i += 2) remember(argv[i]);
+    for (std::size_t i = 3; i + 1 < argv.size(); i += 2) remember_grant(argv[i], argv[i + 1]);
   } else if (verb_ == EmqVerb::sweep && world.module_loaded()) {
     const model::QueueNames& keys = known_queue(q)->second.keys;
     sim::capture_sweep(world.data(), argv, {keys.active, keys.row_prefix}, world.server_ms(), sweep_);
@@ -151,8 +168,14 @@ void Checker::after_call(const World& world, const CallRecord& call) {
       judge(id_of("queue.fence"));
       const auto& ghosts = model_.ledger().ghosts();
       for (const Reply& claimed : r.items()) {
-        if (claimed.items_if_array().size() != 3) continue;
+        // [id, attempts, payload], and the wire 2 token under WIRE 2 (EMQ §8)
+        const std::size_t n = claimed.items_if_array().size();
+        if (n != 3 && n != 4) continue;
         const std::string_view id = claimed.items()[0].text();
+        judge(id_of("queue.grant"));
+        judge::grant_fresh(id, lease_of(world, call.argv[1], id).value_or(""),
+                           std::string(id) + " by " + std::string(call.actor) + " at call " + std::to_string(call.index), grants_,
+                           findings);
         // An id whose row an operator deleted (a ghost to the ledger) and wrote again by
         // hand: its attempts, and so its tokens, are the operator's, with no history to
         // fence against (two setups may write c with any attempts); verb.model still
@@ -215,18 +238,35 @@ void Checker::check_lease_verb(const World& world, const CallRecord& call) {
   if (verb_ == EmqVerb::extends) {
     if (r.kind() != Reply::Kind::array) return;
     for (std::size_t i = 0; 3 + 2 * i + 1 < call.argv.size() && i < r.items().size(); ++i) {
-      many.push_back({call.argv[3 + 2 * i], parse_int64(call.argv[4 + 2 * i]).value_or(-1), r.items()[i].as_integer()});
+      many.push_back({call.argv[3 + 2 * i], token_attempts(call.argv[4 + 2 * i]), r.items()[i].as_integer()});
     }
     pairs = many;
   } else {
     if (r.kind() != Reply::Kind::integer || call.argv.size() < 4) return;
-    one[0] = {call.argv[2], parse_int64(call.argv[3]).value_or(-1), r.as_integer()};
+    one[0] = {call.argv[2], token_attempts(call.argv[3]), r.as_integer()};
     pairs = one;
   }
   judge(id_of("queue.fence"));
   WorldFindings findings(*this, world);
+  // queue.grant: a pair that presented a wire 2 token moved the job only for its grant
+  const std::size_t first_token = verb_ == EmqVerb::extends ? 4 : 3;
+  std::span<judge::LeasePair> each(verb_ == EmqVerb::extends ? many.data() : one.data(), pairs.size());
+  for (std::size_t i = 0; i < each.size() && i < wire2_before_.size(); ++i) {
+    const std::string_view grant = wire2_grant(call.argv[first_token + 2 * i]);
+    if (grant.empty()) continue;
+    each[i].other_grant = !wire2_before_[i] || *wire2_before_[i] != grant;
+    judge(id_of("queue.grant"));
+    judge::wire2_answer(call.argv[0], each[i].id, grant, wire2_before_[i], each[i].answer, findings);
+  }
   judge::lease_verb(call.argv[0], verb_ == EmqVerb::fail, pairs, before_jobs_, call.actor, call.at.server_ms,
                     findings);
+}
+
+std::optional<std::string> Checker::lease_of(const World& world, std::string_view q, std::string_view id) {
+  bool wrong = false;
+  const sim::Keyspace::Hash* row = world.data().hash_at(model::RowName(model::row_key(q, ""), id), wrong);
+  const std::string* lease = row ? sim::Keyspace::hash_field(*row, "lease") : nullptr;
+  return lease ? std::optional<std::string>(*lease) : std::nullopt;
 }
 
 void Checker::at_phase(const World& world, std::string_view name) {

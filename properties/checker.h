@@ -258,6 +258,12 @@ class Checker final : public sim::WorldObserver {
   std::pair<const std::string, QueueState>* last_queue_ = nullptr;
   // Snapshot taken in before_call for the call being judged.
   std::vector<std::pair<std::string, judge::JobBefore>> before_jobs_;  // lease verbs: the model's view
+  // queue.grant: every grant id of the run (EMQ §8), where it was granted, lost ones too;
+  // and, for a lease verb's pairs that present a wire 2 token, the row's `lease` before it
+  std::map<std::string, std::string, std::less<>> grants_;
+  std::vector<std::optional<std::string>> wire2_before_;
+  // The row's `lease` on the server now (nullopt: no row, or none).
+  std::optional<std::string> lease_of(const sim::World& world, std::string_view q, std::string_view id);
   // The highest token granted, by job, keyed "queue\0id": one string, looked up through
   // token_key()'s reused buffer rather than a pair of strings built per lookup.
   std::unordered_map<std::string, std::int64_t, StringHash, StringEqual> tokens_;

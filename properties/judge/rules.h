@@ -126,10 +126,13 @@ void verb_atomic(Args argv, model::EmqVerb verb, const Reply& reply, const CallW
 
 // ---- queue.fence
 
-// One (id, token) of a lease verb and what it answered for it.
+// One (id, token) of a lease verb and what it answered for it. `other_grant`: the token is
+// a wire 2 token whose grant id is not the row's `lease` (EMQ §8): it is not live, whatever
+// its attempts.
 struct LeasePair {
   std::string_view id;
   std::int64_t token = 0, answer = 0;
+  bool other_grant = false;
 };
 // EXTEND, EXTENDS, COMPLETE or FAIL (`verb_sent`: its name as sent, any case): a pair
 // answers non-zero exactly when its token is the job's live one (the ledger's job before
@@ -145,5 +148,21 @@ void lease_verb(std::string_view verb_sent, bool fail_verb, std::span<const Leas
 // A CLAIM granted `token` for `id`, where `highest` was the highest token granted for it
 // before: a token never repeats, so two holders never share one.
 void claim_token(std::string_view id, std::int64_t token, std::int64_t highest, Findings& out);
+
+// ---- queue.grant (EMQ §8)
+
+// A CLAIM granted `id` under grant id `grant` (the row's `lease` after the call; empty: it
+// wrote none, which verb.model judges). `granted`: every grant id of the run so far, with
+// where it was granted, the lost ones included (a rollback takes a grant back, not its
+// id). No grant id twice: a holder of the earlier one would hold the new lease too.
+void grant_fresh(std::string_view id, const std::string& grant, std::string where,
+                 std::map<std::string, std::string, std::less<>>& granted, Findings& out);
+
+// A lease verb's pair that presented a wire 2 token (`grant`: its grant id) and answered
+// `answer`, where `lease_before` was the row's `lease` when the call came (nullopt: none).
+// It moves the job only for its own grant: an answer other than 0 with another grant live
+// means a holder whose grant was rolled back or superseded moved the job.
+void wire2_answer(std::string_view verb_sent, std::string_view id, std::string_view grant,
+                  const std::optional<std::string>& lease_before, std::int64_t answer, Findings& out);
 
 }  // namespace trafikey::properties::judge

@@ -170,6 +170,24 @@ void RunIdMap::add(std::string real_run_id, std::string sim_run_id) {
   pairs_.emplace_back(std::move(real_run_id), std::move(sim_run_id));
 }
 
+namespace {
+// `value` with each `from` that stands between dashes (or at an end) replaced by `to`.
+std::string between_dashes(std::string value, const std::string& from, const std::string& to) {
+  std::size_t at = 0;
+  while ((at = value.find(from, at)) != std::string::npos) {
+    const bool starts = at == 0 || value[at - 1] == '-';
+    const bool ends = at + from.size() == value.size() || value[at + from.size()] == '-';
+    if (starts && ends) {
+      value.replace(at, from.size(), to);
+      at += to.size();
+    } else {
+      at += 1;
+    }
+  }
+  return value;
+}
+}  // namespace
+
 std::string RunIdMap::map(const std::string& value) const {
   for (const auto& [real, sim] : pairs_) {
     if (value == real) return sim;
@@ -178,18 +196,14 @@ std::string RunIdMap::map(const std::string& value) const {
   // between dashes. (On a server the runner starts, its clock is the sim's, so the numbers
   // after it are the sim's too: the module starts them above the server time at its load.)
   std::string out = value;
+  for (const auto& [real, sim] : pairs_) out = between_dashes(std::move(out), real, sim);
+  return out;
+}
+
+std::string RunIdMap::to_real(const std::string& value) const {
+  std::string out = value;
   for (const auto& [real, sim] : pairs_) {
-    std::size_t from = 0;
-    while ((from = out.find(real, from)) != std::string::npos) {
-      const bool starts = from == 0 || out[from - 1] == '-';
-      const bool ends = from + real.size() == out.size() || out[from + real.size()] == '-';
-      if (starts && ends) {
-        out.replace(from, real.size(), sim);
-        from += sim.size();
-      } else {
-        from += 1;
-      }
-    }
+    if (value.find('-') != std::string::npos) out = between_dashes(std::move(out), sim, real);
   }
   return out;
 }

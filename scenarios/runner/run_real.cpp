@@ -129,7 +129,10 @@ class RealRunner {
   Failure act(const Call& call, RunResult& result) {
     const RealChecks::BeforeCall before = checks_.before_call(call);
     const bool lost = lost_for_.erase(call.client) > 0;
-    const Reply raw = lost ? session_.call_and_lose(call.client, call.argv) : session_.call(call.client, call.argv);
+    // a wire 2 token the sim granted is sent as the real server granted it (EMQ §8)
+    std::vector<std::string> argv = call.argv;
+    for (std::string& arg : argv) arg = session_.run_id_map().to_real(arg);
+    const Reply raw = lost ? session_.call_and_lose(call.client, argv) : session_.call(call.client, argv);
     const Reply reply = in_sim_wording(session_.run_id_map().map(raw));
     result.calls.push_back({step_->line, call.client, call.argv, reply, lost});
     checks_.after_call(call, before, raw, reply);
