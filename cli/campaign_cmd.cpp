@@ -1,6 +1,7 @@
 // trafikey-sim campaign: many generated runs, checked on every step, across threads.
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <memory>
@@ -156,10 +157,15 @@ int crashed(const properties::Supervised& ended, properties::Flight& flight, pro
     std::cout << "  it ended while " << (phase == properties::FlightPhase::shrinking ? "shrinking" : "writing the files of")
               << " the failure of run " << failing << " (a shrink candidate of it, or its minimization, ended it)\n";
     candidates.push_back(failing);
-  } else if (hung_run >= 0) {
-    candidates.push_back(hung_run);
   } else {
+    // Every run in flight, lowest first, the hung one among them: a lower run still in
+    // flight when the process was stopped may hang or crash too, and the runs before the
+    // one reported are rerun in this process below, so each of them must be known to end.
     for (const auto& [run, call] : in_flight) candidates.push_back(run);
+    if (hung_run >= 0 && std::find(candidates.begin(), candidates.end(), hung_run) == candidates.end()) {
+      candidates.push_back(hung_run);
+      std::sort(candidates.begin(), candidates.end());
+    }
   }
   std::optional<std::pair<int, properties::IsolatedRun>> found;
   for (const int run : candidates) {
