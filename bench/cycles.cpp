@@ -1,7 +1,9 @@
 // trafikey-bench-cycles: claim -> complete cycles per second on three executors of the
-// same transition (issue 8), on one server, in one run:
+// same transition (issue 8), on one server, in one run, the native one on both wires:
 //
 //   native  EMQ.CLAIM q lease_ms ; EMQ.COMPLETE q id attempts ok
+//   native-wire2  EMQ.CLAIM q lease_ms WIRE 2 ; EMQ.COMPLETE q id <attempts>-<run_id>-<n> ok
+//           (EMQ §8: the same transition, fenced by the wire 2 token; issue 35 item 7)
 //   script  EVALSHA claim.lua ; EVALSHA complete.lua (bench/scripts/: same keys, rows and
 //           replies, time from TIME, no lease_epoch)
 //   floor   the same writes the native verbs make, sent as plain commands inside
@@ -21,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <stdexcept>
+#include <string_view>
 
 #include "bench/support.h"
 #include "core/keys.h"
@@ -33,10 +36,11 @@ constexpr int depth = 64;  // cycles per pipelined batch
 constexpr std::string_view lease_ms = "60000";
 constexpr std::string_view payload = "0123456789abcdef";  // 16 bytes
 
-enum class Mode { native, script, floor };
+enum class Mode { native, native_wire2, script, floor };
 const char* mode_name(Mode m) {
   switch (m) {
     case Mode::native: return "native";
+    case Mode::native_wire2: return "native-wire2";
     case Mode::script: return "script";
     case Mode::floor: return "floor";
   }
@@ -112,30 +116,50 @@ class CycleBench {
       const int n = static_cast<int>(std::min<std::int64_t>(depth, left));
       left -= n;
       switch (mode) {
-        case Mode::native: native_batch(s, n, ids, tokens); break;
+        case Mode::native: native_batch(s, n, ids, tokens, false); break;
+        case Mode::native_wire2: native_batch(s, n, ids, tokens, true); break;
         case Mode::script: script_batch(s, n, ids, tokens); break;
         case Mode::floor: floor_batch(s, n); break;
       }
     }
   }
 
-  // A claim reply [[id, attempts, payload]] -> id and attempts.
-  static void take_claim(Pipe& pipe, std::string& id, std::string& token) {
+  // A claim reply [[id, attempts, payload]] -> id and attempts; with wire 2
+  // [[id, attempts, payload, token]] -> id and the token, "<attempts>-<run_id>-<n>".
+  static void take_claim(Pipe& pipe, std::string& id, std::string& token, bool wire2 = false) {
     const ReplyPtr r = pipe.take_array("claim");
+    const std::size_t items = wire2 ? 4 : 3;
     if (r->elements != 1 || r->element[0]->type != REDIS_REPLY_ARRAY ||
-        r->element[0]->elements != 3) {
+        r->element[0]->elements != items) {
       throw std::runtime_error("bench: claim did not answer one job");
     }
     const redisReply* job = r->element[0];
     id.assign(job->element[0]->str, static_cast<std::size_t>(job->element[0]->len));
     token = std::to_string(job->element[1]->integer);
+    if (wire2) {
+      const redisReply* t = job->element[3];
+      const std::string_view text =
+          t->type == REDIS_REPLY_STRING ? std::string_view(t->str, static_cast<std::size_t>(t->len)) : "";
+      if (!text.starts_with(token + "-")) {
+        throw std::runtime_error("bench: a WIRE 2 claim did not answer its token");
+      }
+      token.assign(text);
+    }
   }
 
   void native_batch(ClientState& s, int n, std::vector<std::string>& ids,
-                    std::vector<std::string>& tokens) {
+                    std::vector<std::string>& tokens, bool wire2) {
     Pipe& p = *s.pipe;
-    for (int i = 0; i < n; ++i) p.append({"EMQ.CLAIM", s.q, lease_ms});
-    for (int i = 0; i < n; ++i) take_claim(p, ids[static_cast<std::size_t>(i)], tokens[static_cast<std::size_t>(i)]);
+    for (int i = 0; i < n; ++i) {
+      if (wire2) {
+        p.append({"EMQ.CLAIM", s.q, lease_ms, "WIRE", "2"});
+      } else {
+        p.append({"EMQ.CLAIM", s.q, lease_ms});
+      }
+    }
+    for (int i = 0; i < n; ++i) {
+      take_claim(p, ids[static_cast<std::size_t>(i)], tokens[static_cast<std::size_t>(i)], wire2);
+    }
     for (int i = 0; i < n; ++i) {
       p.append({"EMQ.COMPLETE", s.q, ids[static_cast<std::size_t>(i)], tokens[static_cast<std::size_t>(i)], "ok"});
     }
@@ -212,10 +236,10 @@ int main_(int argc, char** argv) {
   CycleBench bench(server, scripts, run_id);
 
   std::vector<Mode> modes;
-  for (Mode m : {Mode::native, Mode::script, Mode::floor}) {
+  for (Mode m : {Mode::native, Mode::native_wire2, Mode::script, Mode::floor}) {
     if (options.only.empty() || options.only == mode_name(m)) modes.push_back(m);
   }
-  if (modes.empty()) throw std::runtime_error("--only takes native, script or floor");
+  if (modes.empty()) throw std::runtime_error("--only takes native, native-wire2, script or floor");
   std::map<Mode, std::vector<Result>> results;
   for (int round = 0; round < rounds; ++round) {
     for (Mode m : modes) results[m].push_back(bench.measure(m, warm, cycles));
@@ -235,6 +259,7 @@ int main_(int argc, char** argv) {
               " cycles per round, best of " + std::to_string(rounds) + ")",
           {"executor", "cycles/s", "server CPU us/cycle", "commands/cycle", "all rounds cycles/s"});
   const std::map<Mode, const char*> commands{{Mode::native, "2 (EMQ.CLAIM, EMQ.COMPLETE)"},
+                                              {Mode::native_wire2, "2 (the same, WIRE 2 token)"},
                                               {Mode::script, "2 (EVALSHA x2)"},
                                               {Mode::floor, "10 (2 x MULTI+3+EXEC)"}};
   for (Mode m : modes) {
@@ -243,7 +268,7 @@ int main_(int argc, char** argv) {
     t.row({mode_name(m), grouped(best[m].cycles_per_s), fixed(best[m].server_cpu_us_per_cycle, 2),
            commands.at(m), all});
   }
-  if (modes.size() == 3) {
+  if (best.contains(Mode::native) && best.contains(Mode::script) && best.contains(Mode::floor)) {
     const Result& n = best[Mode::native];
     const Result& s = best[Mode::script];
     const Result& f = best[Mode::floor];
@@ -253,6 +278,13 @@ int main_(int argc, char** argv) {
     t.note("native/floor  = " + fixed(n.cycles_per_s / f.cycles_per_s, 2) +
            "   (aim >= 0.7; by server CPU per cycle: " +
            fixed(f.server_cpu_us_per_cycle / n.server_cpu_us_per_cycle, 2) + ")");
+  }
+  if (best.contains(Mode::native) && best.contains(Mode::native_wire2)) {
+    const Result& w1 = best[Mode::native];
+    const Result& w2 = best[Mode::native_wire2];
+    t.note("wire2/wire1   = " + fixed(w2.cycles_per_s / w1.cycles_per_s, 2) +
+           "   (native on both wires; by server CPU per cycle: " +
+           fixed(w1.server_cpu_us_per_cycle / w2.server_cpu_us_per_cycle, 2) + ")");
   }
   t.note("server: " + server_facts(admin) + "; AOF off");
   t.print();

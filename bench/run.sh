@@ -7,11 +7,11 @@
 #                        three more minutes): the server's per claim->complete cycle, and the
 #                        simulator's checked rows against the unchecked one
 #
-# Tables: the simulator (calls per CPU-second), claim->complete cycles (native vs scripts vs
-# the MULTI/EXEC floor), EMQ.EXTENDS with 1/10/100 pairs, the stall sweep's cost per member
-# at 10^3..10^6 live leases, bytes per pending job. Each server program starts and stops its
-# own server (valkey-server, else redis-server; $TRAFIKEY_SERVER_BIN overrides). About two
-# minutes on 2 cores after the build; --quick takes seconds (noisier figures).
+# Tables: the simulator (calls per CPU-second), claim->complete cycles (native on wire 1 and
+# wire 2 vs scripts vs the MULTI/EXEC floor), EMQ.EXTENDS with 1/10/100 pairs, the sweep's
+# cost per member at 10^3..10^6 live leases, bytes per pending job. Each server program starts
+# and stops its own server (valkey-server, else redis-server; $TRAFIKEY_SERVER_BIN overrides).
+# About two minutes on 2 cores after the build; --quick takes seconds (noisier figures).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 
