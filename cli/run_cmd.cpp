@@ -16,6 +16,7 @@ struct RunArgs {
   std::uint64_t seed = 1;
   std::optional<int> jobs, workers;
   int queues = 1;
+  int wire2_workers = 0;
   std::optional<std::int64_t> duration_ms;
   std::string faults;
   std::string persistence;
@@ -38,6 +39,9 @@ void add_run(CLI::App& app) {
   cmd->add_option("--workers", args->workers, "Workers (default: drawn)")->check(CLI::Range(1, 1000));
   cmd->add_option("--queues", args->queues, "Queues q, q2, ... the jobs are spread over (default 1)")
       ->check(CLI::Range(1, 9));
+  cmd->add_option("--wire2", args->wire2_workers,
+                  "The last N workers claim with WIRE 2 and hand in wire 2 tokens (EMQ §8; default 0)")
+      ->check(CLI::Range(0, 1000));
   cmd->add_option("--duration-ms", args->duration_ms, "Length of the safety phase, ms of true time (default 15000)")
       ->check(CLI::Range(std::int64_t{0}, std::int64_t{86400000}));
   cmd->add_option("--faults", args->faults,
@@ -52,6 +56,7 @@ void add_run(CLI::App& app) {
     choices.workers = args->workers;
     choices.safety_ms = args->duration_ms;
     choices.queues = args->queues;
+    choices.wire2_workers = args->wire2_workers;
     std::string error;
     auto kinds = sim::parse_fault_list(args->faults, &error);
     if (!kinds) {

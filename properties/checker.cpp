@@ -96,7 +96,7 @@ void Checker::before_call(const World& world, std::string_view, Args argv) {
     model::Context ctx;
     ctx.now_ms = world.server_ms();
     ctx.module_loaded = world.module_loaded();
-    ctx.run_id = world.run_ids().back();
+    ctx.run_id = world.run_id();
     ctx.writable = world.server().role() == sim::Role::primary;
     ctx.replica = world.server().role() == sim::Role::replica;
     ctx.write_denied = world.write_denied_key();

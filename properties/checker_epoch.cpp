@@ -85,7 +85,7 @@ void Checker::after_start(const World& world) {
     if (!told) whole = true;
   }
   model_.keep_calls(world.kept_calls());
-  model_.new_process();
+  model_.serve_process(world.incarnation());
   started_ = true;
   if (whole) {
     check_model_keyspace(world, when);
@@ -161,7 +161,7 @@ void Checker::after_reload(const World& world) {
 
 void Checker::check_epoch_load(const World& world) {
   judge(id_of("epoch.load"));
-  const std::string& run_id = world.run_ids().back();
+  const std::string& run_id = world.run_id();
   const std::string_view epoch_call[] = {"EMQ.EPOCH"};
   const Reply answer = world.probe(epoch_call);
   WorldFindings findings(*this, world);

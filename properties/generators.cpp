@@ -198,6 +198,22 @@ rc::Gen<sim::RunPlan> gen_plan(const PlanSpace& space) {
       plan.seq_start = band < 4 ? crossings[band] - 1 - share(8)
                                 : (std::int64_t{1} << 24) + std::int64_t{share(1000000)} * 9'000'000'000 + share(1000);
     }
+    // after that (see PlanSpace::wire2_per_mille)
+    if (share(1000) >= 1000 - space.wire2_per_mille) {
+      plan.wire2_workers = 1 + share(static_cast<int>(plan.workers.size()));
+    }
+    // after that (see PlanSpace::failback_per_mille): one or two failovers, each followed
+    // by its failback
+    if (share(1000) >= 1000 - space.failback_per_mille) {
+      const int pairs = 1 + share(2);
+      const std::int64_t q = std::max<std::int64_t>(1, plan.time_quantum_ms);
+      for (int i = 0; i < pairs; ++i) {
+        const std::int64_t at = share(static_cast<int>(std::max<std::int64_t>(1, plan.safety_ms))) / q * q;
+        const std::int64_t back = std::min(plan.safety_ms - 1, at + (1 + share(static_cast<int>(2 * plan.lease_ms))) / q * q);
+        plan.faults.push_back({at, sim::fault::Failover{}});
+        plan.faults.push_back({std::max(at, back), sim::fault::Failback{}});
+      }
+    }
     std::stable_sort(plan.faults.begin(), plan.faults.end(),
                      [](const Fault& a, const Fault& b) { return a.at_ms < b.at_ms; });
     return plan;

@@ -84,6 +84,17 @@ struct PlanSpace {
   // without this a core that carries an order through a float passes every run. Drawn after
   // everything else (the plans without it stay as they were); shrinks toward none.
   std::int64_t long_lived_queue_per_mille = 100;
+  // A share of runs has wire 2 in its fleet (RunPlan::wire2_workers, EMQ §8): the last one
+  // or more workers claim with WIRE 2 and hand in wire 2 tokens, beside wire 1 workers and,
+  // in a mixed fleet, scripted ones (a scripted worker among them speaks wire 2 once
+  // upgraded). Drawn after everything else (the plans without it stay as they were);
+  // shrinks toward none, then one.
+  std::int64_t wire2_per_mille = 300;
+  // A share of runs has failbacks (FaultKind::failback): a failover, then within a lease or
+  // two the demoted primary back, keeping its process; with lost writes between, a holder's
+  // grant of that process may be rolled back and the job granted again by the same process
+  // with the same attempts. Drawn after wire 2; shrinks toward none.
+  std::int64_t failback_per_mille = 200;
 };
 
 // Every fault kind, the campaign's space.

@@ -13,6 +13,7 @@
 #include "sim/run_id.h"
 #include "sim/scenario/reply_pattern.h"
 #include "sim/scenario/scenario.h"
+#include "sim/scenario/token_names.h"
 #include "sim/scenario/write.h"
 
 namespace trafikey::properties {
@@ -110,6 +111,9 @@ void add_steps(const HistoryLine& line, std::vector<scn::Step>& steps, std::vect
     } else {
       steps.push_back({at_ms, 0, scn::Failover{}});
     }
+  } else if (fault == "failback") {
+    // one with no standby changed nothing (a plan's failback whose failover shrank away)
+    if (line.flag("standby", true)) steps.push_back({at_ms, 0, scn::Failback{}});
   } else if (fault == "reload") {
     // a reload whose run_id read failed or was malformed (an epoch fault it met): the
     // step arms the same read right before it
@@ -150,7 +154,10 @@ void write_file(ExportedScenario& e, const std::vector<Violation>& violations) {
     out += "\n";
   }
   out += "\n";
-  e.text = out + scn::write_scenario(e.scenario);
+  // wire 2 tokens by name (token_names.h) in the text only: the steps keep them spelt out,
+  // so the minimizer's passes (which drop steps and rename clients) never change what a
+  // name means; the file replays the same either way
+  e.text = out + scn::write_scenario(scn::name_tokens(e.scenario));
   scn::number_steps(e.scenario, e.text);
 }
 

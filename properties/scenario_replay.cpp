@@ -43,12 +43,17 @@ Mismatch mismatch(std::string expected, std::string actual, std::string invarian
 struct Act {
   sim::World& world;
   Checker& checker;
+  scn::TokenNames& tokens;
   bool check;
 
+  // Token names (token_names.h) resolved in the arguments, learnt from a CLAIM's reply,
+  // then resolved in the expectation: a CLAIM's `@C/J` names the token it just handed out.
   Mismatch operator()(const scn::Call& call) const {
-    std::vector<std::string_view> argv(call.argv.begin(), call.argv.end());
+    const std::vector<std::string> sent = tokens.resolved(call.argv);
+    std::vector<std::string_view> argv(sent.begin(), sent.end());
     const sim::CallRecord& rec = world.call(call.client, Args(argv));
-    if (check && call.expect && !scn::matches(*call.expect, rec.reply)) {
+    tokens.learn(call.client, sent, rec.reply);
+    if (check && call.expect && !scn::matches(tokens.resolved(*call.expect), rec.reply)) {
       return mismatch(scn::to_notation(*call.expect),
                       scn::to_notation(rec.reply) + (rec.lost ? " (the server's reply; " + call.client +
                                                                     " lost it and saw a timeout)"
@@ -63,6 +68,11 @@ struct Act {
   Mismatch operator()(const scn::Failover&) const {
     world.failover();
     return std::nullopt;
+  }
+  Mismatch operator()(const scn::Failback&) const {
+    if (world.failback()) return std::nullopt;
+    return mismatch("a demoted primary to fail back to (a failover before the failback)",
+                    "no failover yet: nothing to fail back to");
   }
   Mismatch operator()(const scn::Reload&) const {
     world.reload();
@@ -172,7 +182,7 @@ ScenarioReplay::ScenarioReplay(const scenario::Scenario& scenario, std::string_v
 
 std::optional<StepMismatch> ScenarioReplay::step(const scenario::Step& step, bool check) {
   world_.advance_to(step.time_ms);
-  return std::visit(Act{world_, checker_, check}, step.action);
+  return std::visit(Act{world_, checker_, tokens_, check}, step.action);
 }
 
 std::optional<std::pair<std::size_t, StepMismatch>> ScenarioReplay::run(const OnCall& on_call) {

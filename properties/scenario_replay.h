@@ -28,6 +28,7 @@
 #include "core/invariants.h"
 #include "properties/checker.h"
 #include "sim/scenario/scenario.h"
+#include "sim/scenario/token_names.h"
 #include "sim/world.h"
 
 namespace trafikey::properties {
@@ -66,6 +67,7 @@ class ScenarioReplay {
   const scenario::Scenario& scenario_;
   Checker checker_;
   sim::World world_;
+  scenario::TokenNames tokens_;  // the wire 2 tokens handed out so far, by name
 };
 
 }  // namespace trafikey::properties

@@ -38,6 +38,17 @@ std::string bad_number(Prng& prng) {
   return std::string(bad_numbers[prng.between(0, static_cast<std::int64_t>(std::size(bad_numbers)) - 1)]);
 }
 
+// The wire 2 near misses of the target's grant (none when its row holds no grant id of the
+// form `<run_id>-<n>`: then the wire 1 token one ahead stands in, never live either).
+std::vector<std::string> wire2_near_misses(const AdversaryTarget& t) {
+  const std::string ahead = std::to_string(t.attempts + 1);
+  const std::size_t dash = t.grant.rfind('-');
+  const auto n = dash == std::string::npos ? std::nullopt : parse_int64(std::string_view(t.grant).substr(dash + 1));
+  if (!n || *n == INT64_MAX) return {ahead};
+  const std::string next = t.grant.substr(0, dash + 1) + std::to_string(*n + 1);
+  return {ahead + "-" + t.grant, std::to_string(std::max<std::int64_t>(t.attempts, 1)) + "-" + next};
+}
+
 // EXTENDS with `pairs` pairs of the target's id and a token ahead of its row (never live).
 Call extends_with(const AdversaryTarget& t, int pairs, const std::string& ahead) {
   Call c{"EMQ.EXTENDS", t.queue, std::to_string(t.lease_ms)};
@@ -55,6 +66,11 @@ std::vector<std::string> draw_adversarial_call(Prng& prng, const AdversaryTarget
   const std::string lease = std::to_string(t.lease_ms);
   const std::string ahead = std::to_string(t.attempts + 1);  // one past the row's token: never live
   const std::string budget = std::to_string(t.max_stalled);
+  // Wire 2 near misses of the row's own grant (EMQ §8), each never live: its grant id with
+  // the attempts one ahead, and its attempts with the next grant id of the same process (a
+  // live check that skips either part, or compares grant ids by their run_id, takes them).
+  const std::vector<std::string> near = wire2_near_misses(t);
+  auto near_miss = [&] { return near[static_cast<std::size_t>(prng.between(0, static_cast<std::int64_t>(near.size()) - 1))]; };
   const std::string name200(200, 'n'), name201(201, 'n');
   switch (prng.between(0, 19)) {
     case 0: return {"EMQ.STATS", q};
@@ -90,14 +106,16 @@ std::vector<std::string> draw_adversarial_call(Prng& prng, const AdversaryTarget
       return pick(prng, {{"EMQ.EXTEND", q, id, bad_number(prng), lease}, {"EMQ.EXTEND", q, id, ahead, bad_number(prng)},
                          {"EMQ.EXTEND", q, id, token_top, lease},
                          {"EMQ.EXTEND", q, id, ahead, lease}, {"EMQ.EXTEND", q, id, ahead, "9007199254740991"},
-                         {"EMQ.EXTEND", q, id, ahead, "1"}});
+                         {"EMQ.EXTEND", q, id, ahead, "1"}, {"EMQ.EXTEND", q, id, near_miss(), lease}});
     case 10:  // COMPLETE: ahead (0), with and without result; extra argument; bad token;
               // the largest token
       return pick(prng, {{"EMQ.COMPLETE", q, id, ahead}, {"EMQ.COMPLETE", q, id, ahead, "r"}, {"EMQ.COMPLETE", q, id, token_top},
-                         {"EMQ.COMPLETE", q, id, ahead, "r", "extra"}, {"EMQ.COMPLETE", q, id, bad_number(prng)}});
+                         {"EMQ.COMPLETE", q, id, ahead, "r", "extra"}, {"EMQ.COMPLETE", q, id, bad_number(prng)},
+                         {"EMQ.COMPLETE", q, id, near_miss(), "r"}});
     case 11:  // FAIL: ahead (0); without reason; bad token; the largest token
       return pick(prng, {{"EMQ.FAIL", q, id, ahead, "odd"}, {"EMQ.FAIL", q, id, ahead}, {"EMQ.FAIL", q, id, token_top, "odd"},
-                         {"EMQ.FAIL", q, id, bad_number(prng), "odd"}, {"EMQ.FAIL", q, id, ahead, "odd", "extra"}});
+                         {"EMQ.FAIL", q, id, bad_number(prng), "odd"}, {"EMQ.FAIL", q, id, ahead, "odd", "extra"},
+                         {"EMQ.FAIL", q, id, near_miss(), "odd"}});
     case 12:  // EXTENDS: ahead ([0]); an id without token; a bad lease or token; the largest token
       return pick(prng, {{"EMQ.EXTENDS", q, lease, id, ahead}, {"EMQ.EXTENDS", q, lease, id, ahead, id},
                          {"EMQ.EXTENDS", q, lease, id, token_top},

@@ -52,6 +52,7 @@ struct AdversaryTarget {
   std::int64_t max_stalled = 2;  // the fleet's sweep budget
   std::int64_t server_ms = 0;    // the server's clock as the call will read it
   std::string run_id;            // the serving process's run_id
+  std::string grant;             // the row's `lease`, the grant id of its last grant (EMQ §8)
 };
 
 // The adversarial call's arguments, argv[0] the verb. Draws from `prng` only.

@@ -29,6 +29,7 @@ constexpr std::array<Named<FaultKind>, fault_kind_count> fault_kind_table{{
     {FaultKind::lane_mark, "lane_mark"},
     {FaultKind::upgrade, "upgrade"},
     {FaultKind::reload, "reload"},
+    {FaultKind::failback, "failback"},
 }};
 static_assert(covers_the_enum(fault_kind_table), "sim/plan.cpp: the table must name every FaultKind, in order");
 constexpr std::array<std::string_view, fault_kind_count> fault_names = names_of(fault_kind_table);
@@ -198,11 +199,17 @@ RunPlan draw_plan(const PlanChoices& choices) {
         // it after the fault when both fall on the same ms)
         plan.faults.push_back({p.between(f.at_ms, plan.safety_ms - 1), fault::Restart{}});
       }
+      if (kind == FaultKind::failback) {
+        // a failback returns to the primary a failover demoted: make sure one comes first
+        // (before it in the list, so the stable sort keeps it first on the same ms)
+        plan.faults.insert(plan.faults.end() - 1, Fault{p.between(0, f.at_ms), fault::Failover{}});
+      }
     }
   }
   // an upgrade needs a fleet that starts on the scripted executor
   if (enabled(FaultKind::upgrade)) plan.scripted_workers = workers;
   plan.queues = choices.queues;
+  plan.wire2_workers = std::clamp(choices.wire2_workers, 0, workers);
   std::stable_sort(plan.faults.begin(), plan.faults.end(),
                    [](const Fault& a, const Fault& b) { return a.at_ms < b.at_ms; });
   return plan;
@@ -351,6 +358,7 @@ std::string plan_json(const RunPlan& plan) {
   if (plan.queues != 1) w.field("queues").number(std::int64_t{plan.queues});
   if (plan.adversarial_calls != 0) w.field("odd_calls").number(std::int64_t{plan.adversarial_calls});
   if (plan.seq_start != 0) w.field("seq_start").number(plan.seq_start);
+  if (plan.wire2_workers != 0) w.field("wire2_workers").number(std::int64_t{plan.wire2_workers});
   w.raw("}");
   return out;
 }
@@ -414,7 +422,8 @@ std::optional<RunPlan> parse_plan(std::string_view json, std::string* error) {
       take_optional(j, "scripted_workers", plan.scripted_workers, error) &&
       take_optional(j, "queues", plan.queues, error) &&
       take_optional(j, "odd_calls", plan.adversarial_calls, error) &&
-      take_optional(j, "seq_start", plan.seq_start, error);
+      take_optional(j, "seq_start", plan.seq_start, error) &&
+      take_optional(j, "wire2_workers", plan.wire2_workers, error);
   if (!ok) return std::nullopt;
   auto mode = parse_persistence(persistence);
   if (!mode) {
@@ -494,6 +503,9 @@ std::string validate_plan(const RunPlan& plan) {
   if (plan.time_quantum_ms < 0) return bad("time_quantum_ms", "must be >= 0");
   if (plan.scripted_workers < 0 || plan.scripted_workers > static_cast<int>(plan.workers.size())) {
     return bad("scripted_workers", "must be in 0..the number of workers");
+  }
+  if (plan.wire2_workers < 0 || plan.wire2_workers > static_cast<int>(plan.workers.size())) {
+    return bad("wire2_workers", "must be in 0..the number of workers");
   }
   if (plan.queues < 1 || plan.queues > 9) return bad("queues", "must be in 1..9");
   if (plan.adversarial_calls < 0 || plan.adversarial_calls > 1000) return bad("odd_calls", "must be in 0..1000");

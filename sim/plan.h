@@ -42,9 +42,12 @@ enum class FaultKind : std::uint8_t {
                    // the fleet; see RunPlan::scripted_workers)
   reload,          // the dataset is reloaded inside the same process (DEBUG RELOAD): same
                    // run_id, nothing lost
+  failback,        // the primary that the last failover (or failback) demoted, still running
+                   // as a replica with its run_id, grant counter and script cache, becomes
+                   // the server again on the lagging copy (no process starts: EMQ §8)
 };
-// A kind added after `reload` is named here too, or the name table (plan.cpp) cannot hold it.
-inline constexpr std::size_t fault_kind_count = static_cast<std::size_t>(FaultKind::reload) + 1;
+// A kind added after `failback` is named here too, or the name table (plan.cpp) cannot hold it.
+inline constexpr std::size_t fault_kind_count = static_cast<std::size_t>(FaultKind::failback) + 1;
 std::string_view fault_name(FaultKind kind);
 // Every kind's name, in FaultKind order: what campaigns and reports list even when no run
 // drew the kind.
@@ -121,13 +124,17 @@ struct Reload {
   static constexpr FaultKind kind = FaultKind::reload;
   bool operator==(const Reload&) const = default;
 };
+struct Failback {
+  static constexpr FaultKind kind = FaultKind::failback;
+  bool operator==(const Failback&) const = default;
+};
 }  // namespace fault
 
 // One alternative a kind, at the kind's index.
 using FaultPayload =
     std::variant<fault::Restart, fault::Failover, fault::ClockStep, fault::ClockRate, fault::WorkerClockStep,
                  fault::WorkerDeath, fault::WorkerPause, fault::LostReply, fault::EpochFail, fault::EpochMalformed,
-                 fault::RowDelete, fault::LaneMark, fault::Upgrade, fault::Reload>;
+                 fault::RowDelete, fault::LaneMark, fault::Upgrade, fault::Reload, fault::Failback>;
 namespace fault {
 template <std::size_t... I>
 constexpr bool in_kind_order(std::index_sequence<I...>) {
@@ -214,6 +221,11 @@ struct RunPlan {
   // EMQ §1 scores are the zset's doubles). 0: none, seq starts where INCR starts it. Written to
   // the plan's JSON only when not 0.
   std::int64_t seq_start = 0;
+  // Wire 2 in the fleet (EMQ §8): the last this many workers claim with WIRE 2 and present
+  // the wire 2 token to every lease verb; one of them that starts scripted (scripted_workers
+  // overlaps it) claims by script until an `upgrade` moves it to the native verbs, wire 2.
+  // Written to the plan's JSON only when not 0.
+  int wire2_workers = 0;
 
   bool operator==(const RunPlan&) const = default;
   // The simulated time the liveness phase may take to drain every job: a stated bound
@@ -227,6 +239,8 @@ struct RunPlan {
     const int q = queues < 1 ? 1 : queues;
     return ((job - 1) % q + q) % q;
   }
+  // Whether worker `w` (an index into workers) speaks wire 2 when it claims natively.
+  bool wire2_worker(int w) const { return w >= static_cast<int>(workers.size()) - wire2_workers; }
   // The MAXFAILURES job jN (N from 1) is added with.
   int max_failures_of(int job) const {
     return max_failures_vary ? 1 + (job - 1) % max_failures : max_failures;
@@ -241,6 +255,7 @@ struct PlanChoices {
   std::optional<Persistence> persistence;
   std::vector<FaultKind> fault_kinds;  // empty: no faults
   int queues = 1;                      // RunPlan::queues (set, not drawn: the draws stay)
+  int wire2_workers = 0;               // RunPlan::wire2_workers (set; at most the workers)
 };
 // `--faults` names: every kind by its own name (fault_name), and groups of kinds:
 //   clock = clock_step,clock_rate,worker_clock   death = worker_death   pause = worker_pause

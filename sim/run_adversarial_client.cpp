@@ -40,7 +40,7 @@ AdversaryTarget Runner::adversary_target(int job) const {
   t.lease_ms = plan_.lease_ms;
   t.max_stalled = plan_.max_stalled;
   t.server_ms = world_.server_ms();
-  t.run_id = world_.run_ids()[static_cast<std::size_t>(world_.incarnation())];
+  t.run_id = world_.run_id();
   return t;
 }
 
@@ -49,6 +49,8 @@ void Runner::read_target_row(AdversaryTarget& t) const {
   if (const Keyspace::Hash* row = world_.data().hash_at(QueueKeys(t.queue).row(t.id), wrong)) {
     const std::string* attempts = Keyspace::hash_field(*row, "attempts");
     const std::string* state = Keyspace::hash_field(*row, "state");
+    const std::string* grant = Keyspace::hash_field(*row, "lease");
+    t.grant = grant ? *grant : "";
     t.attempts = attempts ? parse_int64(*attempts).value_or(0) : 0;
     t.active = state && *state == "active";
     t.exists = true;

@@ -15,6 +15,7 @@ void Runner::on_fault(const Fault& f) {
   switch (f.kind()) {
     case FaultKind::restart: world_.restart(); break;
     case FaultKind::failover: world_.failover(); break;
+    case FaultKind::failback: world_.failback(); break;
     case FaultKind::clock_step: world_.step_clock(std::get<fault::ClockStep>(f.what).delta_ms); break;
     case FaultKind::clock_rate: {
       const std::int64_t rate_per_mille = std::get<fault::ClockRate>(f.what).rate_per_mille;

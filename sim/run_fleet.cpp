@@ -63,6 +63,7 @@ void Runner::start_fleet() {
     w.clock = LinearClock(plan_.workers[i].offset_ms,
                           static_cast<double>(plan_.workers[i].rate_per_mille) / 1000.0);
     w.scripted = static_cast<int>(i) < plan_.scripted_workers;
+    w.wire2 = plan_.wire2_worker(static_cast<int>(i));
     w.next_queue = static_cast<int>(i % queue_names_.size());  // the fleet starts spread
     workers_.push_back(std::move(w));
   }
@@ -128,7 +129,9 @@ void Runner::on_claim(const Event& e) {
   } else {
     // a sloppy fleet spells the option in lower case on odd workers
     const bool lower = sloppy() && wi % 2 == 1;
-    sent = &call(w.name, argv_.clear().add("EMQ.CLAIM").add(queue).add(plan_.lease_ms).add(lower ? "count" : "COUNT").add(count));
+    argv_.clear().add("EMQ.CLAIM").add(queue).add(plan_.lease_ms).add(lower ? "count" : "COUNT").add(count);
+    if (w.wire2) argv_.add(lower ? "wire" : "WIRE").add(std::int64_t{2});
+    sent = &call(w.name, argv_);
   }
   const CallRecord& rec = *sent;
   if (rec.lost || rec.reply.is_error() || rec.reply.kind() != Reply::Kind::array) {
@@ -139,7 +142,8 @@ void Runner::on_claim(const Event& e) {
   const auto got = static_cast<std::int64_t>(rec.reply.items().size());
   if (got > 0) claimed_from_[static_cast<std::size_t>(qi)] = true;
   for (const Reply& claimed : rec.reply.items()) {
-    Held h{claimed.items()[0].text(), claimed.items()[1].as_integer(), ++gens_, qi};
+    Held h{claimed.items()[0].text(), claimed.items()[1].as_integer(),
+           claimed.items().size() > 3 ? claimed.items()[3].text() : std::string(), ++gens_, qi};
     w.held.push_back(h);
     const std::int64_t work_ms = on_grid(world_.prng().between(plan_.work_min_ms, plan_.work_max_ms));
     schedule(after_worker_ms(w, work_ms), EventKind::finish, wi, h.gen);
@@ -171,9 +175,9 @@ void Runner::on_extend_all(const Event& e) {
     }
     if (sent.empty()) continue;
     argv_.clear().add("EMQ.EXTENDS").add(queue_name(qi)).add(plan_.lease_ms);
-    for (const auto& h : sent) argv_.add(h.id).add(h.token);
+    for (const auto& h : sent) add_token(argv_.add(h.id), h);
     // a sloppy fleet names its first lease twice: both pairs are live, both answer 1
-    if (sloppy()) argv_.add(sent[0].id).add(sent[0].token);
+    if (sloppy()) add_token(argv_.add(sent[0].id), sent[0]);
     const CallRecord& rec = call(w.name, argv_);
     if (rec.lost) {
       maybe_resend(e.actor, argv_.views());
@@ -211,7 +215,7 @@ void Runner::on_extend_one(const Event& e, Worker& w, const Held& h) {
     script_argv(ExecutorScript::extend, 2).add(keys.active()).add(keys.row(id)).add(id).add(h.token).add(plan_.lease_ms);
     sent = &call_script(w.name, ExecutorScript::extend);
   } else {
-    sent = &call(w.name, argv_.clear().add("EMQ.EXTEND").add(queue).add(id).add(h.token).add(plan_.lease_ms));
+    sent = &call(w.name, add_token(argv_.clear().add("EMQ.EXTEND").add(queue).add(id), h).add(plan_.lease_ms));
   }
   const CallRecord& rec = *sent;
   if (rec.lost) {
@@ -230,14 +234,15 @@ void Runner::on_finish(const Event& e, Worker& w, const Held& h) {
   const CallRecord* sent = nullptr;
   if (world_.prng().chance(plan_.fail_per_mille)) {
     // no script stands for FAIL: the scripted executor fails natively too
-    sent = &call(w.name, argv_.clear().add("EMQ.FAIL").add(queue).add(id).add(h.token).add(sloppy() ? sloppy_text(id, plan_.seed) : "worker reported failure"));
+    sent = &call(w.name, add_token(argv_.clear().add("EMQ.FAIL").add(queue).add(id), h)
+                             .add(sloppy() ? sloppy_text(id, plan_.seed) : "worker reported failure"));
   } else if (w.scripted) {
     const QueueKeys keys(queue);
     script_argv(ExecutorScript::complete, 3).add(keys.active()).add(keys.done()).add(keys.row(id));
     argv_.add(id).add(h.token).add("ok");
     sent = &call_script(w.name, ExecutorScript::complete);
   } else {
-    argv_.clear().add("EMQ.COMPLETE").add(queue).add(id).add(h.token);
+    add_token(argv_.clear().add("EMQ.COMPLETE").add(queue).add(id), h);
     if (!sloppy()) {
       argv_.add("ok");
     } else if (h.token % 2 == 1) {  // a sloppy fleet: no result, or an empty, binary or edge one

@@ -107,7 +107,8 @@ struct Later {
 
 struct Held {
   std::string id;
-  std::int64_t token = 0;
+  std::int64_t token = 0;  // attempts: the wire 1 token
+  std::string wire2;       // the wire 2 token CLAIM ... WIRE 2 handed out (EMQ §8), else empty
   std::uint64_t gen = 0;
   int queue = 0;  // the index of the queue it was claimed from
 };
@@ -122,6 +123,7 @@ struct Worker {
   std::uint64_t batch_gen = 0;  // the live extend_all timer
   bool batch_armed = false;
   bool scripted = false;  // on the scripted executor (until an upgrade)
+  bool wire2 = false;     // claims natively with WIRE 2 (RunPlan::wire2_workers)
   int next_queue = 0;     // the queue its next CLAIM goes to: claims cycle over the queues
 };
 
@@ -208,6 +210,11 @@ class Runner {
   }
   std::int64_t extend_interval_ms() const {
     return on_grid(std::max<std::int64_t>(1, plan_.lease_ms * plan_.extend_at_per_mille / 1000));
+  }
+  // Adds the lease's token as its holder hands it in: the wire 2 token when CLAIM handed one
+  // out, else attempts.
+  static Argv& add_token(Argv& argv, const Held& h) {
+    return h.wire2.empty() ? argv.add(h.token) : argv.add(h.wire2);
   }
   // Starts argv_ as an EVALSHA of one of the executor's scripts; the caller adds the keys
   // and arguments.

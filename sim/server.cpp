@@ -24,13 +24,25 @@ void apply(Keyspace& data, const WriteOp& op) {
 
 const Incarnation& SimServer::start(Outcome<std::string> run_id_read) {
   Incarnation next;
-  next.number = incarnation_.number + 1;
+  next.number = ++last_number_;
   if (run_id_read.ok()) next.run_id = run_id_read.value();
   next.module_loaded = next.epoch.load(run_id_read).ok();
   next.epoch.start_grants(now_ms_);
   incarnation_ = std::move(next);
   scripting_.flush();  // a new process has an empty script cache
   return incarnation_;
+}
+
+void SimServer::keep_as_standby() {
+  standby_.emplace(Standby{std::move(incarnation_), std::move(scripting_)});
+  incarnation_ = Incarnation{};
+  scripting_.flush();
+}
+
+void SimServer::swap_with_standby() {
+  if (!standby_) return;
+  std::swap(incarnation_, standby_->incarnation);
+  std::swap(scripting_, standby_->scripting);
 }
 
 void SimServer::reload(const Outcome<std::string>& read) {

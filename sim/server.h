@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -50,6 +51,16 @@ class SimServer final : public Host, private Writer {
   // run_id read returns; the module loads only when it is a valid run_id.
   const Incarnation& start(Outcome<std::string> run_id_read);
   const Incarnation& incarnation() const { return incarnation_; }
+  // A failover: the process now serving is demoted, not ended. It keeps running as a
+  // replica (its run_id, grant counter and script cache as they are) in the one standby
+  // slot, replacing whatever the slot held; start() then begins the promoted replica's
+  // process. A restart ends the serving process and leaves the standby where it is.
+  void keep_as_standby();
+  bool has_standby() const { return standby_.has_value(); }
+  // A failback: the standby serves again and the process that served becomes the standby.
+  // No load runs (the module stays loaded in both processes as it was): the run_id and the
+  // grant counter go on where that process left them (EMQ §8).
+  void swap_with_standby();
   // The dataset reloaded inside this process (DEBUG RELOAD, or the module unloaded and
   // loaded again): the same process, so the same run_id; the module's load runs again on
   // it (EMQ §2: a second load in the same process keeps the first value). The dataset and
@@ -115,6 +126,12 @@ class SimServer final : public Host, private Writer {
 
   Keyspace* data_;
   Incarnation incarnation_;
+  int last_number_ = 0;  // the highest incarnation number started
+  struct Standby {
+    Incarnation incarnation;
+    Scripting scripting;
+  };
+  std::optional<Standby> standby_;
   std::int64_t now_ms_ = 0;
   std::int64_t clock_reads_ = 0;  // now_ms() reads in the current call
   Role role_ = Role::primary;

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "core/keys.h"
+#include "core/verbs/common.h"
 #include "sim/adversarial_calls.h"
 
 namespace trafikey::sim::driver {
@@ -64,7 +65,7 @@ void SituationObserver::before_sweep(Args argv) {
   if (!active) return;
   std::int64_t expired = 0;
   bool near = false, at_deadline = false, unstamped = false, empty_lane = false, case_stamp = false;
-  const std::string& run_id = world_.run_ids()[static_cast<std::size_t>(world_.incarnation())];
+  const std::string& run_id = world_.run_id();
   std::int64_t limit = 1000;
   if (argv.size() >= 5) std::from_chars(argv[4].data(), argv[4].data() + argv[4].size(), limit);
   const std::optional<std::int64_t> budget = argv.size() >= 3 ? parse_int64(argv[2]) : std::nullopt;
@@ -179,6 +180,24 @@ void SituationObserver::before_lease_verb(Args argv) {
     if (parse_int64(argv[i + 1]).value_or(0) > std::numeric_limits<std::int32_t>::max() && active->scores.find(argv[i])) {
       saw(Situation::lease_verb_token_past_2_31);
       break;
+    }
+  }
+  // a wire 2 token whose grant the row has lost (EMQ §8), by what lost it
+  for (std::size_t i = first; i + 1 < argv.size(); i += step) {
+    const auto token = verbs::token_arg(argv[i + 1]);
+    if (!token.ok() || !token.value().wire2()) continue;
+    const Keyspace::Hash* row = data.hash_at(keys.row(argv[i]), wrong);
+    const std::string* attempts = row ? Keyspace::hash_field(*row, "attempts") : nullptr;
+    const std::string* lease = row ? Keyspace::hash_field(*row, "lease") : nullptr;
+    if (!attempts || !lease) continue;
+    const bool same_attempts = parse_int64(*attempts) == token.value().attempts;
+    if (same_attempts && *lease != token.value().grant) {
+      const std::string_view loss = world_.last_loss();
+      if (loss == "restart") saw(Situation::wire2_stale_after_restart);
+      if (loss == "failover") saw(Situation::wire2_stale_after_failover);
+      if (loss == "failback") saw(Situation::wire2_stale_after_failback);
+    } else if (!same_attempts && *lease == token.value().grant) {
+      saw(Situation::wire2_stale_after_script_claim);
     }
   }
   // a FAIL of a lease whose budget has two digits, with a failure already counted

@@ -66,6 +66,10 @@ constexpr std::array<Named<Situation>, situation_count> table{{
     {Situation::sweep_at_a_fractional_deadline, "sweep-at-a-fractional-deadline"},
     {Situation::lease_verb_one_ms_past_a_deadline, "lease-verb-one-ms-past-a-deadline"},
     {Situation::lease_verb_at_a_fractional_deadline, "lease-verb-at-a-fractional-deadline"},
+    {Situation::wire2_stale_after_restart, "wire2-stale-refused-after-restart"},
+    {Situation::wire2_stale_after_failover, "wire2-stale-refused-after-failover"},
+    {Situation::wire2_stale_after_failback, "wire2-stale-refused-after-failback"},
+    {Situation::wire2_stale_after_script_claim, "wire2-stale-refused-after-script-claim"},
 }};
 
 static_assert(covers_the_enum(table), "sim/situations.cpp: the table must name every Situation, in order");

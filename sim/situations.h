@@ -74,10 +74,18 @@ enum class Situation : std::uint8_t {
   sweep_at_a_fractional_deadline,       // a sweep within a ms of a deadline that is not a whole ms
   lease_verb_one_ms_past_a_deadline,    // a lease verb one ms after its lease's deadline
   lease_verb_at_a_fractional_deadline,  // a lease verb within a ms of a deadline that is not a whole ms
+  // A lease verb with a wire 2 token whose grant the row no longer holds though its attempts
+  // still match (EMQ §8: the grant was rolled back and the job granted again with the same
+  // attempts), the last loss of calls having been a restart, a failover or a failback; and
+  // one whose grant the row still names though a script claimed it since (attempts moved).
+  // Each is a holder that wire 1 would let move the job and wire 2 must answer 0.
+  wire2_stale_after_restart,
+  wire2_stale_after_failover,
+  wire2_stale_after_failback,
+  wire2_stale_after_script_claim,
 };
 // A situation added after the last one is named here too, or the name table (situations.cpp) cannot hold it.
-inline constexpr std::size_t situation_count =
-    static_cast<std::size_t>(Situation::lease_verb_at_a_fractional_deadline) + 1;
+inline constexpr std::size_t situation_count = static_cast<std::size_t>(Situation::wire2_stale_after_script_claim) + 1;
 
 std::string_view situation_name(Situation situation);
 // Every situation's name, in Situation order: what coverage lists even when no run saw it.

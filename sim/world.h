@@ -134,7 +134,14 @@ class World {
   const CallRecord& call(std::string_view actor, std::initializer_list<std::string_view> argv);
   void lose_next_reply(std::string_view actor);
   void restart();
+  // The replica becomes the server: a new process with its own run_id on the lagging copy.
+  // The process that served is demoted, not ended: it stays as the standby.
   void failover();
+  // The standby (the primary the last failover or failback demoted, still running) becomes
+  // the server again on the lagging copy, and the process that served becomes the standby:
+  // no process starts, so its run_id, grant counter and script cache go on (EMQ §8). With no
+  // standby (no failover yet) nothing happens but a history line saying so; false then.
+  bool failback();
   // DEBUG RELOAD: the process saves its dataset and loads it back, in the same process.
   // Nothing is lost (the save precedes the load), the run_id stays, so every lease granted
   // before it is still this process's (INVARIANTS epoch.counted). Not a sync point of the
@@ -172,7 +179,11 @@ class World {
   const Keyspace& data() const { return live_; }
   const History& history() const { return history_; }
   const std::vector<std::string>& run_ids() const { return run_ids_; }  // [incarnation]
+  // The serving process's number: after a failback an earlier one's again.
   int incarnation() const { return server_.incarnation().number; }
+  // The serving process's run_id (run_ids()[incarnation()]; not run_ids().back() once a
+  // failback has brought an earlier process back).
+  const std::string& run_id() const { return run_ids_[static_cast<std::size_t>(incarnation())]; }
   bool module_loaded() const { return server_.incarnation().module_loaded; }
   // The current process's last reload met an armed epoch fault: its run_id read failed or
   // was malformed, so its load must have been refused (EMQ §2).
@@ -181,6 +192,8 @@ class World {
   // How many calls (1..n of the stream) the current process's dataset holds: all of them
   // but those the last restart or failover lost.
   std::int64_t kept_calls() const { return kept_calls_; }
+  // The last step that lost calls: "restart", "failover" or "failback" (empty: none yet).
+  std::string_view last_loss() const { return last_loss_; }
   // How often each sweep verdict occurred: ghost, lane, exempt, counted-recovered,
   // counted-dead (what the server did, read from its rows around each sweep).
   const std::map<std::string, std::int64_t>& verdict_counts() const { return verdict_counts_; }
@@ -216,10 +229,12 @@ class World {
   std::int64_t last_sync_server_ms_ = 0, last_replica_true_ms_ = 0;
   std::int64_t calls_ = 0, writes_ = 0;
   std::int64_t kept_calls_ = 0;
+  std::string_view last_loss_;
   mutable SimServer server_;
   std::vector<std::string> run_ids_{""};  // index 0 unused: incarnations count from 1
   EpochFault epoch_fault_ = EpochFault::none;
   bool reload_refused_ = false;
+  bool standby_reload_refused_ = false;  // reload_refused_ of the standby process
   // The run_id read an armed fail or malformed epoch fault gives in place of `run_id`: an
   // error, or `run_id` with one defect (or the scenario's given text). Leaves the fault armed.
   Outcome<std::string> faulted_read(std::string run_id);

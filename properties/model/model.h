@@ -126,8 +126,21 @@ class Model {
     const auto i = static_cast<std::size_t>(std::max<std::int64_t>(calls, 0));
     return i < ends_.size() ? ends_[i] : undo_.position();
   }
-  // A new server process: its script cache is empty (EVALSHA answers NOSCRIPT).
-  void new_process() { scripting_.flush(); }
+  // The server process numbered `incarnation` serves from now on: a new one's script cache
+  // is empty (EVALSHA answers NOSCRIPT); one that served before (a failback) has its own
+  // cache back, as a real server keeps its cache across a resync.
+  void serve_process(int incarnation) {
+    if (incarnation == serving_) return;
+    caches_[serving_] = std::move(scripting_);
+    auto it = caches_.find(incarnation);
+    if (it == caches_.end()) {
+      scripting_ = sim::Scripting();
+    } else {
+      scripting_ = std::move(it->second);
+      caches_.erase(it);
+    }
+    serving_ = incarnation;
+  }
 
  private:
   // Each fills `e` (empty on entry) and returns it.
@@ -149,6 +162,8 @@ class Model {
   // infrastructure, not the core), its redis.calls answered by this model's plain commands
   // on this model's dataset, so a script's effects are predicted, not read back.
   sim::Scripting scripting_;
+  int serving_ = 0;                          // the process scripting_ belongs to
+  std::map<int, sim::Scripting> caches_;     // the others', by process (serve_process)
   // Node-based: the names' views stay valid while the map grows.
   std::map<std::string, QueueCache, std::less<>> names_;
   std::pair<const std::string, QueueCache>* last_names_ = nullptr;  // queue_of's last answer

@@ -70,8 +70,8 @@ trafikey_mutant(lease_live_token_as_double verb.model verbs/common.cpp
 
 # 405. the token of EXTEND, COMPLETE and FAIL is kept in 32 bits (EMQ §7: 1..2^63-1): a live lease
 #   whose token is past 2^31 is not live. Needs a live lease past 2^31 met by its holder
-#   (value_edges 2).
-trafikey_mutant(lease_token_narrowed_to_int32 queue.conserve verbs/common.cpp
+#   (value_edges 2). Caught first by verb.model: the reply the model predicts for that call.
+trafikey_mutant(lease_token_narrowed_to_int32 verb.model verbs/common.cpp
   [==[  return parse_ranged("attempts", text, 1, int64_max);]==]
   [==[  TK_TRY(const std::int64_t v, parse_ranged("attempts", text, 1, int64_max));
   return static_cast<std::int64_t>(static_cast<std::int32_t>(v));  // a token is an int]==])
@@ -85,8 +85,9 @@ trafikey_mutant(lease_live_compares_low_32_bits verb.model verbs/common.cpp
   return held && static_cast<std::int32_t>(*held) == static_cast<std::int32_t>(token);]==])
 
 # 407. EXTENDS keeps each pair's token in 32 bits (EMQ §4, §7): a live pair whose token is past 2^31
-#   answers 0. Needs an EXTENDS of a live lease past 2^31 (value_edges 2).
-trafikey_mutant(extends_token_narrowed_to_int32 queue.fence verbs/extends.cpp
+#   answers 0. Needs an EXTENDS of a live lease past 2^31 (value_edges 2). Caught first by
+#   verb.model: the reply the model predicts for that call.
+trafikey_mutant(extends_token_narrowed_to_int32 verb.model verbs/extends.cpp
   [==[    const LeaseToken token = token_arg(argv[4 + 2 * i]).value();]==]
   [==[    LeaseToken token = token_arg(argv[4 + 2 * i]).value();
     token.attempts = static_cast<std::int32_t>(token.attempts);]==])

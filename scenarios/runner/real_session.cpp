@@ -133,10 +133,33 @@ RealSession::Process RealSession::failover() {
   if (!server_) throw std::runtime_error("failover needs --server-bin (and no --cluster)");
   if (!replica_) sync_replica();
   connections_.clear();
-  server_->kill();
+  standby_ = std::move(server_);  // demoted: it keeps its process (an earlier standby ends)
+  standby_incarnation_ = serving_incarnation_;
   server_ = std::move(replica_);
+  // The sim's promoted process loads the module at the failover (its grant counter starts
+  // above that time, EMQ §8); this replica was started at an earlier sync: a restart on its
+  // copy (AOF on, nothing lost) loads it again now, under the failover's held clock.
+  server_->restart();
   file_begins();
   return opened(home_port(), real_ids_.size());
+}
+
+void RealSession::sync_standby() {
+  if (!server_) throw std::runtime_error("failback needs --server-bin (and no --cluster)");
+  if (!standby_) throw std::runtime_error("failback with no failover before it: nothing to fail back to");
+  standby_->copy_from(*server_);
+}
+
+RealSession::Process RealSession::failback() {
+  if (!server_) throw std::runtime_error("failback needs --server-bin (and no --cluster)");
+  if (!standby_) throw std::runtime_error("failback with no failover before it: nothing to fail back to");
+  connections_.clear();
+  std::swap(server_, standby_);
+  std::swap(serving_incarnation_, standby_incarnation_);
+  file_begins();
+  Process p = opened(home_port(), serving_incarnation_);
+  run_id_at_[p.port] = p.run_id;
+  return p;
 }
 
 void RealSession::hold_clock(std::int64_t server_ms) {
@@ -159,6 +182,7 @@ void RealSession::admit(const Process& process) {
   }
   real_ids_.push_back(process.run_id);
   run_id_at_[process.port] = process.run_id;
+  serving_incarnation_ = process.incarnation;
   incarnations_ = std::max(incarnations_, process.incarnation);
   if (process.incarnation < sim_ids_.size()) ids_.add(process.run_id, sim_ids_[process.incarnation]);
   const Reply digest = admin_call_at(process.port, {"DEBUG", "DIGEST"});
@@ -176,6 +200,7 @@ void RealSession::stop() {
     server_.reset();  // kills it if it still runs, removes the directory
   }
   replica_.reset();
+  standby_.reset();
   clock_.reset();
   if (!clock_dir_.empty()) {
     std::error_code ec;

@@ -74,8 +74,16 @@ class RealSession {
   // Scenario calls made so far (call() and call_and_lose()), lost ones included.
   std::int64_t calls() const { return calls_; }
   // `failover`: the replica (synced by sync_replica(), else now) becomes the server; the old
-  // primary is killed. --server-bin only. Then as start().
+  // primary is demoted, not killed: it keeps running, detached, as the standby (an earlier
+  // standby is killed). --server-bin only. Then as start().
   Process failover();
+  // `failback`: the standby (synced by sync_standby(), else now) serves again, its process,
+  // run_id and grant counter as they were (EMQ §8), and the server becomes the standby. The
+  // process is not new: judge it as a start, but do not admit() it again.
+  Process failback();
+  // Gives the standby a full copy of the server's dataset as of now (REPLICAOF, then
+  // REPLICAOF NO ONE: its process stays), as sync_replica() gives the replica.
+  void sync_standby();
   // Starts a replica (when none waits) and gives it a full copy of the server's dataset as
   // of now, then detaches it: what it holds at the failover is this copy, as the sim's
   // replica holds the primary's stream up to its last sync (world.h).
@@ -150,6 +158,8 @@ class RealSession {
   std::unique_ptr<real::FakeClock> clock_;
   std::unique_ptr<real::RealServer> server_;
   std::unique_ptr<real::RealServer> replica_;
+  std::unique_ptr<real::RealServer> standby_;  // the primary the last failover demoted
+  std::size_t serving_incarnation_ = 0, standby_incarnation_ = 0;
   std::unique_ptr<real::RealCluster> cluster_;
   std::map<std::string, int> port_of_key_;   // cluster routing, by key
   // restart_keeping(): the server's append-only file length after each call of the run

@@ -19,6 +19,7 @@ std::string real_skip_reason(const Scenario& scenario, const RealTarget& target)
     // (A reload keeps every process, so a cluster takes it: each node reloads.)
     const bool faults_a_process = std::holds_alternative<Restart>(step.action) ||
                                   std::holds_alternative<Failover>(step.action) ||
+                                  std::holds_alternative<Failback>(step.action) ||
                                   std::holds_alternative<ClockStep>(step.action) ||
                                   std::holds_alternative<Drift>(step.action);
     if (target.cluster_primaries > 0 && faults_a_process) {
@@ -28,7 +29,8 @@ std::string real_skip_reason(const Scenario& scenario, const RealTarget& target)
     }
     const bool clock = std::holds_alternative<ClockStep>(step.action) || std::holds_alternative<Drift>(step.action);
     // reload is DEBUG RELOAD, which only the servers the runner starts allow
-    if (std::holds_alternative<Failover>(step.action) || std::holds_alternative<Reload>(step.action) || clock) {
+    if (std::holds_alternative<Failover>(step.action) || std::holds_alternative<Failback>(step.action) ||
+        std::holds_alternative<Reload>(step.action) || clock) {
       if (!target.starts_server()) {
         return write_action(step.action) + " at line " + std::to_string(step.line) +
                ": the runner can do it only to servers it starts (use --server-bin)";
@@ -52,6 +54,7 @@ std::vector<std::string> skipped_steps(const RealTarget& target, Persistence per
   const Action one_of_each[] = {Call{"a", {"EMQ.STATS", "q"}, std::nullopt},
                                 Restart{},
                                 Failover{},
+                                Failback{},
                                 Reload{},
                                 ReplicaRole{true},
                                 ReplicaRole{false},

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <optional>
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <thread>
@@ -18,6 +19,7 @@
 #include "scenarios/runner/run_sim.h"
 #include "sim/clock.h"
 #include "sim/scenario/notation.h"
+#include "sim/scenario/token_names.h"
 #include "sim/scenario/write.h"
 
 namespace trafikey::scenario {
@@ -34,11 +36,12 @@ int starts_in(const Scenario& scenario) {
 // Before which steps the replica must take its copy, so that at each failover it holds
 // what the sim's replica holds (sim/world.h): the primary's stream up to its last sync,
 // and the sim syncs when true time crosses a multiple of replication_lag_ms (at the first
-// step on or after it, before that step runs) and right after a restart or failover.
-// Only the last sync before each failover matters: that one is taken on the real server.
-std::set<std::size_t> replica_syncs(const Scenario& scenario) {
+// step on or after it, before that step runs) and right after a restart, failover or
+// failback. Only the last sync before each failover matters: that one is taken on the
+// real server, by the replica for a failover (false) or the standby for a failback (true).
+std::map<std::size_t, bool> replica_syncs(const Scenario& scenario) {
   const std::int64_t lag = scenario.options.replication_lag_ms;
-  std::set<std::size_t> out;
+  std::map<std::size_t, bool> out;
   std::size_t copy_before = 0;  // the replica holds everything before this step
   std::int64_t now = 0, last_sync = 0;
   for (std::size_t i = 0; i < scenario.steps.size(); ++i) {
@@ -50,8 +53,9 @@ std::set<std::size_t> replica_syncs(const Scenario& scenario) {
         last_sync = now;
       }
     }
-    const bool failover = std::holds_alternative<Failover>(step.action);
-    if (failover) out.insert(copy_before);
+    const bool failback = std::holds_alternative<Failback>(step.action);
+    const bool failover = failback || std::holds_alternative<Failover>(step.action);
+    if (failover) out[copy_before] = failback;
     if (failover || std::holds_alternative<Restart>(step.action)) {
       copy_before = i + 1;
       last_sync = now;
@@ -76,7 +80,9 @@ class RealRunner {
         std::this_thread::sleep_until(start_ + std::chrono::milliseconds(step.time_ms));
         step_ = &step;
         hold_clock();
-        if (replica_syncs_.contains(i)) session_.sync_replica();
+        if (const auto sync = replica_syncs_.find(i); sync != replica_syncs_.end()) {
+          sync->second ? session_.sync_standby() : session_.sync_replica();
+        }
         checks_.at_step(step_, session_.holds_clock() ? std::optional(server_clock_.value(step.time_ms))
                                                       : std::nullopt);
         auto failure = std::visit([&](const auto& action) { return act(action, result); }, step.action);
@@ -127,16 +133,21 @@ class RealRunner {
   }
 
   Failure act(const Call& call, RunResult& result) {
-    const RealChecks::BeforeCall before = checks_.before_call(call);
+    // a token name resolved (token_names.h; in the sim's spelling, as the tokens were
+    // learnt), then a wire 2 token the sim granted sent as the real server granted it (EMQ §8)
+    Call named = call;
+    named.argv = tokens_.resolved(call.argv);
+    const std::vector<std::string>& sent = named.argv;
+    const RealChecks::BeforeCall before = checks_.before_call(named);
     const bool lost = lost_for_.erase(call.client) > 0;
-    // a wire 2 token the sim granted is sent as the real server granted it (EMQ §8)
-    std::vector<std::string> argv = call.argv;
+    std::vector<std::string> argv = sent;
     for (std::string& arg : argv) arg = session_.run_id_map().to_real(arg);
     const Reply raw = lost ? session_.call_and_lose(call.client, argv) : session_.call(call.client, argv);
     const Reply reply = in_sim_wording(session_.run_id_map().map(raw));
-    result.calls.push_back({step_->line, call.client, call.argv, reply, lost});
-    checks_.after_call(call, before, raw, reply);
-    if (call.expect && !matches(*call.expect, reply)) {
+    result.calls.push_back({step_->line, call.client, sent, reply, lost});
+    checks_.after_call(named, before, raw, reply);
+    tokens_.learn(call.client, sent, reply);
+    if (call.expect && !matches(tokens_.resolved(*call.expect), reply)) {
       return failed(to_notation(*call.expect),
                     to_notation(reply) + (lost ? " (the server's reply; " + call.client + " lost it and saw a timeout)" : ""));
     }
@@ -171,6 +182,12 @@ class RealRunner {
   }
   Failure act(const Failover&, RunResult&) {
     started(session_.failover());
+    return std::nullopt;
+  }
+  // `failback`: the demoted primary serves again; the same process, judged (EMQ.EPOCH
+  // answers its run_id still) but not admitted as a new one.
+  Failure act(const Failback&, RunResult&) {
+    checks_.judge_start(session_.failback());
     return std::nullopt;
   }
   // `reload`: DEBUG RELOAD, the dataset saved and loaded back inside the same process (same
@@ -253,7 +270,8 @@ class RealRunner {
   sim::LinearClock server_clock_;  // the sim's server clock, over the steps' true times
   const Step* step_ = nullptr;
   std::set<std::string> lost_for_;  // clients whose next reply is lost
-  std::set<std::size_t> replica_syncs_;  // step indices before which the replica copies
+  TokenNames tokens_;               // the wire 2 tokens handed out so far, by name
+  std::map<std::size_t, bool> replica_syncs_;  // step index -> who copies before it (true: the standby)
   std::vector<SimRestart> sim_restarts_;  // what the sim keeps at each restart (act(Restart))
   std::size_t restarts_done_ = 0;
 };

@@ -307,12 +307,13 @@ class FileParser {
   bool parse_action(LineCursor& in, Action& action) {
     const Token* t = in.peek();
     static constexpr std::string_view steps =
-        "a step (CLIENT: VERB ..., restart, failover, reload, replica, primary, deny, allow, clock, drift, epoch, lose "
+        "a step (CLIENT: VERB ..., restart, failover, failback, reload, replica, primary, deny, allow, clock, drift, epoch, lose "
         "or check)";
     if (!t || t->kind != Token::Kind::word) return in.expected(steps);
     const std::string& word = t->text;
     if (word.size() > 1 && word.back() == ':') return parse_call(in, action);
-    if (word == "restart" || word == "failover" || word == "reload" || word == "replica" || word == "primary") {
+    if (word == "restart" || word == "failover" || word == "failback" || word == "reload" || word == "replica" ||
+        word == "primary") {
       in.next();
       if (word == "replica" || word == "primary") {
         action = ReplicaRole{word == "replica"};
@@ -320,6 +321,8 @@ class FileParser {
         action = Restart{};
       } else if (word == "failover") {
         action = Failover{};
+      } else if (word == "failback") {
+        action = Failback{};
       } else {
         action = Reload{};
       }

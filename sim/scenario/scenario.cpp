@@ -132,6 +132,7 @@ struct ActionDefect {
   }
   std::optional<std::string> operator()(const Restart&) const { return std::nullopt; }
   std::optional<std::string> operator()(const Failover&) const { return std::nullopt; }
+  std::optional<std::string> operator()(const Failback&) const { return std::nullopt; }
   std::optional<std::string> operator()(const Reload&) const { return std::nullopt; }
   std::optional<std::string> operator()(const ReplicaRole&) const { return std::nullopt; }
   std::optional<std::string> operator()(const WriteDenied&) const { return std::nullopt; }

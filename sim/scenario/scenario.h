@@ -55,6 +55,12 @@ struct Restart {
 struct Failover {
   bool operator==(const Failover&) const = default;
 };
+// `failback`: the primary the last failover (or failback) demoted, still running as a
+// replica, serves again on the lagging copy, keeping its process: its run_id, grant counter
+// and script cache go on (EMQ §8). A file says `failover` somewhere before it.
+struct Failback {
+  bool operator==(const Failback&) const = default;
+};
 // `reload`: the dataset is reloaded inside the same process (DEBUG RELOAD): same run_id,
 // nothing lost.
 struct Reload {
@@ -135,7 +141,7 @@ struct CheckInvariants {
 };
 
 using Action = std::variant<Call, Restart, Failover, ClockStep, Drift, EpochFault, Lose,
-                            CheckRow, CheckSet, CheckInvariants, Reload, ReplicaRole, WriteDenied>;
+                            CheckRow, CheckSet, CheckInvariants, Reload, ReplicaRole, WriteDenied, Failback>;
 
 struct Step {
   std::int64_t time_ms = 0;  // true time since the start; non-decreasing over the steps

@@ -31,6 +31,7 @@ struct ActionText {
   }
   std::string operator()(const Restart&) const { return "restart"; }
   std::string operator()(const Failover&) const { return "failover"; }
+  std::string operator()(const Failback&) const { return "failback"; }
   std::string operator()(const Reload&) const { return "reload"; }
   std::string operator()(const ReplicaRole& role) const { return role.replica ? "replica" : "primary"; }
   std::string operator()(const ClockStep& clock) const {

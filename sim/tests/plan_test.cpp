@@ -239,7 +239,8 @@ TEST(Plan, every_fault_kind_reads_back_with_its_fields) {
                  Fault{7, fault::WorkerPause{0, 500}}, Fault{8, fault::LostReply{3}},
                  Fault{9, fault::EpochFail{}},         Fault{10, fault::EpochMalformed{}},
                  Fault{11, fault::RowDelete{4}},       Fault{12, fault::LaneMark{5}},
-                 Fault{13, fault::Upgrade{1}},         Fault{14, fault::Reload{}}};
+                 Fault{13, fault::Upgrade{1}},         Fault{14, fault::Reload{}},
+                 Fault{15, fault::Failback{}}};
   ASSERT_EQ(plan.faults.size(), fault_kind_count);
   for (std::size_t i = 0; i < fault_kind_count; ++i) EXPECT_EQ(plan.faults[i].kind(), static_cast<FaultKind>(i));
   std::string error;

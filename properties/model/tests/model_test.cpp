@@ -418,9 +418,12 @@ TEST_F(EmqModel, a_script_runs_on_the_models_own_dataset_and_its_cache_is_the_pr
   EXPECT_EQ(reply({"SCRIPT", "EXISTS", sha}), A({I(1)})) << "EVAL cached it";
   EXPECT_EQ(reply({"EVAL", "return redis.call('FLUSHALL')", "0"}),
             E("ERR Unknown Redis command called from script"));
-  m.new_process();
+  m.serve_process(2);
   EXPECT_EQ(reply({"EVALSHA", sha, "3", pending, row_j1, active, "j1"}),
             E("NOSCRIPT No matching script. Please use EVAL."));
+  EXPECT_EQ(reply({"SCRIPT", "EXISTS", sha}), A({I(0)})) << "a new process's cache is empty";
+  m.serve_process(0);  // a failback to the process that cached it
+  EXPECT_EQ(reply({"SCRIPT", "EXISTS", sha}), A({I(1)})) << "the process that served before has its cache back";
 }
 
 // ---- the ledger: the model's record of each job, one ground truth

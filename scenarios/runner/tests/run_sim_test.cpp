@@ -398,14 +398,14 @@ TEST(RealSkip, each_target_skips_the_steps_it_cannot_do) {
   cluster.cluster_primaries = 3;
   const Words sim_only{"replica", "primary", "deny", "allow", "epoch"};
   EXPECT_EQ(skipped_steps(running, Persistence::always),
-            (Words{"restart", "failover", "reload", "replica", "primary", "deny", "allow", "clock", "drift", "epoch"}));
+            (Words{"restart", "failover", "failback", "reload", "replica", "primary", "deny", "allow", "clock", "drift", "epoch"}));
   EXPECT_EQ(skipped_steps(started, Persistence::always), sim_only);
   EXPECT_EQ(skipped_steps(started, Persistence::none), sim_only);
   for (auto lossy : {Persistence::everysec, Persistence::snapshot}) {
     EXPECT_EQ(skipped_steps(started, lossy), sim_only) << "a restart that loses writes loses the sim's on a real server";
   }
   EXPECT_EQ(skipped_steps(cluster, Persistence::always),
-            (Words{"restart", "failover", "replica", "primary", "deny", "allow", "clock", "drift", "epoch"}));
+            (Words{"restart", "failover", "failback", "replica", "primary", "deny", "allow", "clock", "drift", "epoch"}));
 }
 
 // The lines of a history after its header (which names the scenario that ran).

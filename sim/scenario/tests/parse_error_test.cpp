@@ -80,7 +80,7 @@ TEST(ParseError, an_unknown_step_lists_every_step) {
       Call{"a", {"EMQ.STATS", "q"}, std::nullopt}, Restart{}, Failover{}, ClockStep{5}, Drift{1.5},
       EpochFault{EpochFault::Kind::fail}, Lose{"a"}, CheckRow{"q", "j1", {{"state", "done"}}},
       CheckSet{"q", SetName::done, {}}, CheckInvariants{}, Reload{}, ReplicaRole{true}, ReplicaRole{false},
-      WriteDenied{"k"}, WriteDenied{}};
+      WriteDenied{"k"}, WriteDenied{}, Failback{}};
   std::set<std::size_t> kinds;
   for (const Action& a : one_of_each) kinds.insert(a.index());
   ASSERT_EQ(kinds.size(), std::variant_size_v<Action>) << "one step of each kind";
