@@ -12,6 +12,7 @@
 #include "sim/plan.h"
 #include "sim/world.h"
 #include "sim/run_stats.h"
+#include "sim/situations.h"
 
 namespace trafikey::reports {
 
@@ -70,6 +71,10 @@ std::string coverage_html(const CampaignDashboard& d) {
   if (!gaps.outside.empty()) {
     out += "<p class=\"note outside\">Not drawn by this campaign's plans, by design (the property suite's "
            "plans reach them, and its coverage gate requires them): " + esc(gaps.outside) + "</p>\n";
+  }
+  if (const auto stale = stale_wire2_refused(d)) {
+    out += "<p class=\"wire2-stale\"><b>Stale wire 2 calls refused</b>: " + esc(stale_wire2_text(*stale)) +
+           "</p>\n";
   }
   return out;
 }
@@ -139,6 +144,36 @@ CoverageGaps coverage_gaps(const CampaignDashboard& d) {
     }
   }
   return gaps;
+}
+
+std::optional<StaleWire2Refused> stale_wire2_refused(const CampaignDashboard& d) {
+  using sim::Situation;
+  StaleWire2Refused out;
+  const std::pair<Situation, std::int64_t StaleWire2Refused::*> parts[] = {
+      {Situation::wire2_stale_after_restart, &StaleWire2Refused::restart},
+      {Situation::wire2_stale_after_failover, &StaleWire2Refused::failover},
+      {Situation::wire2_stale_after_failback, &StaleWire2Refused::failback},
+      {Situation::wire2_stale_after_script_claim, &StaleWire2Refused::script_claim}};
+  bool found = false;
+  for (const CoverageFamily& family : d.coverage) {
+    for (const CoverageBar& b : family.bars) {
+      for (const auto& [situation, part] : parts) {
+        if (b.name != sim::situation_name(situation)) continue;
+        // every occurrence, not the runs reaching it: each is one stale token handed in,
+        // which wire 2 must answer with 0 (the checker holds every run to that)
+        out.*part += b.total;
+        found = true;
+      }
+    }
+  }
+  if (!found) return std::nullopt;
+  return out;
+}
+
+std::string stale_wire2_text(const StaleWire2Refused& r) {
+  return std::to_string(r.total()) + " (after a restart " + std::to_string(r.restart) +
+         ", a failover " + std::to_string(r.failover) + ", a failback " + std::to_string(r.failback) +
+         ", a scripted re-claim " + std::to_string(r.script_claim) + ")";
 }
 
 std::vector<std::pair<const DashboardRun*, std::string>> table_runs(const CampaignDashboard& d) {

@@ -5,7 +5,8 @@
 // replays it (linked to its run shown in full below the dashboard); coverage as charts
 // (fault kinds, sweep verdicts, state edges, the driver's situations: the runs that
 // reached each target of properties/coverage.h, what none reached in red, or in grey when
-// the campaign's plans do not draw it by design); the
+// the campaign's plans do not draw it by design) and, under them, the stale wire 2 calls
+// refused (stale_wire2_refused); the
 // distributions of run size (calls) and of run length in simulated time (ms of the run,
 // never wall-clock time) as histograms; how runs ended; the state graph summed over the
 // runs; the invariants over the runs; and the runs table, collapsed in a <details> and
@@ -20,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -80,6 +82,20 @@ struct CoverageGaps {
   std::string never, outside;
 };
 CoverageGaps coverage_gaps(const CampaignDashboard& dashboard);
+
+// The lease verb calls with a stale wire 2 token the runs' servers refused (EMQ §8), read
+// from the driver's situations in the coverage (sim/situations.h, wire2-stale-refused-*),
+// by what made the token stale: the last loss of calls (a restart, a failover, a failback)
+// or a scripted claim since. nullopt when the coverage has none of those targets (a report
+// of histories counts no situations).
+struct StaleWire2Refused {
+  std::int64_t restart = 0, failover = 0, failback = 0, script_claim = 0;
+  std::int64_t total() const { return restart + failover + failback + script_claim; }
+};
+std::optional<StaleWire2Refused> stale_wire2_refused(const CampaignDashboard& dashboard);
+// "7 (after a restart 3, a failover 2, a failback 0, a scripted re-claim 2)": the figures
+// the page and the Markdown summary both show after "stale wire 2 calls refused".
+std::string stale_wire2_text(const StaleWire2Refused& refused);
 
 // The runs of the table in page order with why each is listed ("failing", "longest",
 // "sample"): failing, then longest, then sample, each run once.

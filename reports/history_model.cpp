@@ -1,6 +1,7 @@
 #include "reports/history_model.h"
 
 #include "core/text.h"
+#include "core/verbs/common.h"
 #include "sim/call_effects.h"
 #include "sim/history.h"
 #include "sim/history_read.h"
@@ -84,6 +85,26 @@ std::optional<std::int64_t> to_int(const Json& v) {
 
 std::string str(const Json& v) { return v.is_string() ? v.get<std::string>() : v.dump(); }
 
+// `carried` when it is a wire 2 token (EMQ §8), read as the core reads a lease verb's token
+// argument (one reader of its shape); "" for a wire 1 token or none.
+std::string wire2_of(std::string_view carried) {
+  const auto token = verbs::token_arg(carried);
+  return token.ok() && token.value().wire2() ? std::string(carried) : std::string();
+}
+
+// What a move did with the token it handed out or carried, as the report lists it.
+std::string_view wire2_answer(sim::JobMove kind) {
+  switch (kind) {
+    case sim::JobMove::grant: return "granted";
+    case sim::JobMove::extend: return "extended";
+    case sim::JobMove::complete: return "completed";
+    case sim::JobMove::requeue: return "requeued";
+    case sim::JobMove::dead: return "dead-lettered";
+    case sim::JobMove::refused: return "refused";
+    default: return {};
+  }
+}
+
 // Replays one history into a RunModel (see the header for what is modelled).
 class Builder {
  public:
@@ -141,9 +162,11 @@ class Builder {
   }
   // `verb`: what the history calls the verb (EMQ.CLAIM, or claim.lua for the scripted
   // executor's call that stands for it)
-  void grant(const CallLine& c, std::string_view verb, const JobKey& job, std::int64_t token, std::int64_t lease_ms);
+  // `wire2`: the wire 2 token handed out or carried (EMQ §8); empty: wire 1
+  void grant(const CallLine& c, std::string_view verb, const JobKey& job, std::int64_t token,
+             std::int64_t lease_ms, std::string wire2);
   void extend(const CallLine& c, std::string_view verb, const JobKey& job, std::int64_t token,
-              std::int64_t lease_ms);
+              std::int64_t lease_ms, std::string wire2);
   void finish_call(const CallLine& c, std::string_view verb, sim::JobMove how, const JobKey& job,
                    std::int64_t token);
   void hand_row(const CallLine& c, const JobKey& job, const sim::Move& m);
@@ -160,7 +183,7 @@ class Builder {
 };
 
 void Builder::grant(const CallLine& c, std::string_view verb, const JobKey& job, std::int64_t token,
-                    std::int64_t lease_ms) {
+                    std::int64_t lease_ms, std::string wire2) {
   transition(job, "pending", "active", verb == "EMQ.CLAIM" ? "CLAIM" : verb);
   end_lease(open_lease(job, std::nullopt), LeaseEnd::superseded, c.at);
   Lease l;
@@ -168,7 +191,7 @@ void Builder::grant(const CallLine& c, std::string_view verb, const JobKey& job,
   l.token = token;
   l.lease_ms = lease_ms;
   l.segments.push_back({c.at, c.index, std::string(verb), c.actor, c.at.server_ms + lease_ms, std::nullopt,
-                        c.lost, false});
+                        c.lost, false, std::move(wire2)});
   m_.leases.push_back(std::move(l));
   Row& r = change(job);
   r.s.state = "active";
@@ -177,11 +200,11 @@ void Builder::grant(const CallLine& c, std::string_view verb, const JobKey& job,
 }
 
 void Builder::extend(const CallLine& c, std::string_view verb, const JobKey& job, std::int64_t token,
-                     std::int64_t lease_ms) {
+                     std::int64_t lease_ms, std::string wire2) {
   row(job);
   if (Lease* l = open_lease(job, token)) {
     l->segments.push_back({c.at, c.index, std::string(verb), c.actor, c.at.server_ms + lease_ms, std::nullopt,
-                           c.lost, false});
+                           c.lost, false, std::move(wire2)});
   }
 }
 
@@ -221,7 +244,7 @@ void Builder::hand_row(const CallLine& c, const JobKey& job, const sim::Move& m)
     Lease l;
     l.job = job;
     l.token = m.token;
-    l.segments.push_back({c.at, c.index, "HSET", c.actor, c.at.server_ms, std::nullopt, c.lost, false});
+    l.segments.push_back({c.at, c.index, "HSET", c.actor, c.at.server_ms, std::nullopt, c.lost, false, {}});
     m_.leases.push_back(std::move(l));
   }
   Row& r = change(job);
@@ -259,6 +282,10 @@ void Builder::call(const CallLine& c, const sim::HistoryLine& line) {
                         effects_.script == sim::ExecutorScript::complete;
   for (const sim::Move& m : effects_.moves) {
     const JobKey job{sim::history_text(m.queue), sim::history_text(m.id)};
+    std::string wire2 = wire2_of(m.carried);
+    if (!wire2.empty() && !wire2_answer(m.kind).empty()) {
+      m_.wire2_uses.push_back({c.at, job, std::string(mover), wire2, std::string(wire2_answer(m.kind))});
+    }
     switch (m.kind) {
       case sim::JobMove::add: {
         Row& r = change(job);
@@ -267,8 +294,10 @@ void Builder::call(const CallLine& c, const sim::HistoryLine& line) {
         m_.added_true_ms.emplace(job, c.at.true_ms);
         break;
       }
-      case sim::JobMove::grant: grant(c, mover, job, m.token, m.amount); break;
-      case sim::JobMove::extend: extend(c, mover, job, m.carried_token().value_or(0), m.amount); break;
+      case sim::JobMove::grant: grant(c, mover, job, m.token, m.amount, std::move(wire2)); break;
+      case sim::JobMove::extend:
+        extend(c, mover, job, m.carried_token().value_or(0), m.amount, std::move(wire2));
+        break;
       case sim::JobMove::complete:
       case sim::JobMove::requeue:
       case sim::JobMove::dead:
@@ -277,7 +306,8 @@ void Builder::call(const CallLine& c, const sim::HistoryLine& line) {
         break;
       case sim::JobMove::refused:
         if (finishes) row(job);
-        m_.refusals.push_back({c.at, job, std::string(mover), m.carried_token().value_or(0)});
+        m_.refusals.push_back(
+            {c.at, job, std::string(mover), m.carried_token().value_or(0), std::move(wire2)});
         break;
       case sim::JobMove::ghost:
         // An operator (or an old script) deleting a row: the id is left in its set, a ghost.
@@ -353,7 +383,9 @@ void Builder::rollback(std::int64_t kept, const At& at) {
 void Builder::fault(const WorldEvent& e) {
   m_.events.push_back(e);
   ++m_.fault_counts[e.name];
-  if (e.name != "start" && e.name != "restart" && e.name != "failover") return;
+  // a failback's span is an earlier process's again (its number; no new process)
+  if (e.name != "start" && e.name != "restart" && e.name != "failover" && e.name != "failback") return;
+  if (e.name == "failback" && !e.fields.value("standby", true)) return;  // nothing happened
   Incarnation inc;
   inc.number = e.at.inc;
   inc.started = e.at;

@@ -3,7 +3,8 @@
 // parse_history reads every line, checks its shape and replays the replies into a small
 // model of the queue as the *server answered*: leases (grant, extensions, how each ended),
 // sweep verdicts, faults and incarnations, the server clock as a function of true time,
-// the final row of every job, and how often each edge of the state graph was taken. It
+// the final row of every job, how often each edge of the state graph was taken, and the
+// wire 2 tokens (EMQ §8) each call handed out or carried (read by sim/call_effects.h). It
 // reads replies only, never a keyspace, so it works for any history a sim or a scenario
 // wrote. Persistence loss (a restart's `kept_calls` below the calls made) rolls the rows
 // and leases back to the kept prefix, as the server did; transitions already made are
@@ -76,6 +77,8 @@ struct LeaseSegment {
   std::optional<std::int64_t> deadline_true_ms;  // true time the server clock reaches it; none: never
   bool reply_lost = false;                 // the caller never saw this grant/extension
   bool rolled_back = false;                // a restart's persistence lost this call
+  // The wire 2 token (EMQ §8) the grant handed out or the extension carried; empty: wire 1.
+  std::string wire2_token;
 };
 
 enum class LeaseEnd : std::uint8_t {
@@ -113,7 +116,19 @@ struct Refusal {
   At at;
   JobKey job;
   std::string verb;
-  std::int64_t token = 0;
+  std::int64_t token = 0;   // the token's attempts (the whole of a wire 1 token)
+  std::string wire2_token;  // the wire 2 token it carried (EMQ §8); empty: wire 1
+};
+
+// A call that handed out or carried a wire 2 token (EMQ §8), once for each job it moved:
+// what the report lists, since the timeline's tooltips alone would hide which holder
+// presented which grant.
+struct Wire2Use {
+  At at;
+  JobKey job;
+  std::string verb;    // as the history names it (EMQ.CLAIM, EMQ.EXTEND, ...)
+  std::string token;   // in full
+  std::string answer;  // granted, extended, completed, requeued, dead-lettered, refused
 };
 
 // A plain call that edited a job's row behind the verbs' back (DEL; HSET of `group`).
@@ -172,6 +187,7 @@ struct RunModel {
   std::vector<Lease> leases;  // in grant order
   std::vector<Verdict> verdicts;
   std::vector<Refusal> refusals;
+  std::vector<Wire2Use> wire2_uses;  // in history order; empty: a run all on wire 1
   std::vector<RowEdit> row_edits;
   std::vector<std::pair<At, std::string>> phases;
   ServerClockTrace clock;

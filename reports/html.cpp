@@ -4,6 +4,9 @@
 #include <cmath>
 #include <cstdio>
 
+#include "core/epoch.h"
+#include "core/verbs/common.h"
+
 namespace trafikey::reports {
 
 std::string esc(std::string_view text) {
@@ -57,6 +60,21 @@ std::string short_run_id(std::string_view run_id) {
   if (run_id.empty()) return "none";
   if (run_id.size() <= 10) return std::string(run_id);
   return std::string(run_id.substr(0, 4)) + "\u2026" + std::string(run_id.substr(run_id.size() - 4));
+}
+
+std::string short_wire2_token(std::string_view token) {
+  // split as the core reads the token (one reader of its shape), the grant id being
+  // `<run_id>-<n>` with a run_id of fixed length
+  const auto read = verbs::token_arg(token);
+  if (!read.ok() || !read.value().wire2()) return std::string(token);
+  const std::string_view grant = read.value().grant;
+  const std::string_view attempts = token.substr(0, token.size() - grant.size() - 1);
+  return std::string(attempts) + "-" + std::string(grant.substr(0, 6)) + "\u2026" +
+         std::string(grant.substr(Epoch::run_id_len));
+}
+
+std::string wire2_token_html(std::string_view token) {
+  return "<code class=\"wire2\" title=\"" + esc(token) + "\">" + esc(short_wire2_token(token)) + "</code>";
 }
 
 }  // namespace trafikey::reports

@@ -21,5 +21,10 @@ std::string_view incarnation_colour(int incarnation);
 std::string line_anchor(std::size_t run, std::int64_t line);
 // A run_id shortened for labels: "617c…4e93" (empty -> "none").
 std::string short_run_id(std::string_view run_id);
+// A wire 2 token (EMQ §8, `<attempts>-<run_id>-<n>`) shortened for labels, its run_id cut
+// to its first 6 characters: "1-5c017c…-1000". Anything else comes back as it is.
+std::string short_wire2_token(std::string_view token);
+// A wire 2 token as HTML: its short form in a <code> whose title attribute holds it whole.
+std::string wire2_token_html(std::string_view token);
 
 }  // namespace trafikey::reports

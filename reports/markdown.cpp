@@ -76,6 +76,9 @@ std::string dashboard_markdown(const CampaignDashboard& d, const ReportOptions& 
   out += "| final states | " + md_cell(counts_text(d.final_states)) + " |\n";
   out += "| never reached | " + md_cell(gaps.never.empty() ? "none" : gaps.never) + " |\n";
   if (!gaps.outside.empty()) out += "| not drawn by this campaign | " + md_cell(gaps.outside) + " |\n";
+  if (const auto stale = stale_wire2_refused(d)) {
+    out += "| stale wire 2 calls refused | " + md_cell(stale_wire2_text(*stale)) + " |\n";
+  }
   if (!options.html_path.empty()) out += "\nFull report: `" + options.html_path + "`\n";
   return out;
 }

@@ -25,6 +25,7 @@ pre{background:#f6f8fa;padding:8px;overflow:auto}
 .result-passed{color:#1a7f37;font-weight:600}.result-failed{color:#cf222e;font-weight:700}.result-not-judged{color:#656d76}
 .failure{border-left:4px solid #cf222e;background:#fff5f5;padding:8px 12px;margin:8px 0}
 .uncovered{color:#cf222e;font-weight:600}
+code.wire2{cursor:help;border-bottom:1px dotted #8c959f}tr.answer-refused td{color:#cf222e}
 svg.timeline{max-width:100%;height:auto;font-family:inherit;display:block}
 svg .row{fill:#ffffff}svg .row.odd{fill:#f3f5f7}
 svg .grid{stroke:#e4e8ec;stroke-width:1}svg .tick,svg .axis-title{font-size:10px;fill:#656d76}
@@ -44,6 +45,7 @@ svg .refused{fill:#ffffff;stroke:#cf222e;stroke-width:1.2}svg .row-edit{fill:#1f
 svg .marker line{stroke-width:1.5;stroke:#57606a}svg .marker text{font-size:9px;fill:#57606a}
 svg .marker-restart line{stroke:#cf222e}svg .marker-restart text{fill:#cf222e;font-weight:700}
 svg .marker-failover line{stroke:#8250df}svg .marker-failover text{fill:#8250df;font-weight:700}
+svg .marker-failback line{stroke:#8250df;stroke-dasharray:6 2}svg .marker-failback text{fill:#8250df;font-weight:700}
 svg .marker-clock_step line{stroke:#bc4c00;stroke-dasharray:5 2}svg .marker-clock_step text{fill:#bc4c00}
 svg .marker-clock_rate line{stroke:#bc4c00;stroke-dasharray:1 2}svg .marker-clock_rate text{fill:#bc4c00}
 svg .marker-worker_death line{stroke:#1f2328;stroke-width:2}svg .marker-worker_death text{fill:#1f2328;font-weight:700}

@@ -1,6 +1,7 @@
 #include "reports/run_section.h"
 
 #include <algorithm>
+#include <map>
 #include <set>
 
 #include "reports/html.h"
@@ -95,11 +96,41 @@ std::string legend(const RunModel& m) {
       "<span style=\"color:#cf222e\">\u25cb a call answered 0 (stale token)</span>"
       "<span>\u2022 added</span><span>\u25aa row edited by a plain call (DEL, group)</span></div><div class=\"legend\">"
       "<span style=\"color:#cf222e\">\u2502 restart</span><span style=\"color:#8250df\">\u2502 failover</span>"
+      "<span style=\"color:#8250df\">\u2506 failback</span>"
       "<span style=\"color:#bc4c00\">\u2506 clock step / rate</span><span><b>\u2502</b> worker death</span>"
       "<span style=\"color:#8c959f\">\u2506 pause / resume / new worker</span>"
       "<span style=\"color:#953800\">\u2506 epoch fault armed</span><span style=\"color:#d4a72c\">\u2506 worker clock</span>"
       "</div>\n";
   return out;
+}
+
+// A run's wire 2 table lists at most this many calls: a long run on wire 2 makes thousands.
+constexpr std::size_t wire2_rows_max = 200;
+
+// The calls that handed out or carried a wire 2 token (EMQ §8), in history order, each
+// token shortened with the whole of it in the title attribute; nothing for a run all on
+// wire 1, whose page stays as it was.
+std::string wire2_table(const RunModel& m, std::size_t k) {
+  if (m.wire2_uses.empty()) return {};
+  const std::size_t n = m.wire2_uses.size();
+  std::string out = std::string("<details class=\"wire2-box\"") + (n <= 20 ? " open" : "") +
+                    "><summary><b>Wire 2 tokens</b> (" + std::to_string(n) + (n == 1 ? " call" : " calls") +
+                    ")</summary>\n<p class=\"note\">Each call that handed out or carried a wire 2 token "
+                    "(EMQ \u00a78, <code>&lt;attempts&gt;-&lt;run_id&gt;-&lt;n&gt;</code>): hover a token to "
+                    "see it whole, click a line for the call.</p>\n<table class=\"wire2-uses\"><tr><th>line"
+                    "</th><th>job</th><th>call</th><th>token</th><th>answer</th></tr>\n";
+  for (std::size_t i = 0; i < n && i < wire2_rows_max; ++i) {
+    const Wire2Use& u = m.wire2_uses[i];
+    const std::string id = line_anchor(k, u.at.line);
+    out += "<tr class=\"answer-" + esc(u.answer) + "\"><td class=\"n\"><a href=\"#" + id + "\">" +
+           std::to_string(u.at.line) + "</a></td><td>" + esc(m.job_label(u.job)) + "</td><td>" + esc(u.verb) +
+           "</td><td>" + wire2_token_html(u.token) + "</td><td>" + esc(u.answer) + "</td></tr>\n";
+  }
+  out += "</table>\n";
+  if (n > wire2_rows_max) {
+    out += "<p class=\"note\">" + std::to_string(n - wire2_rows_max) + " more not listed.</p>\n";
+  }
+  return out + "</details>\n";
 }
 
 std::string invariant_table(const RunView& r, std::size_t k) {
@@ -177,6 +208,7 @@ std::string run_section(const RunView& r, std::size_t k, const ReportOptions& op
     out += "<p class=\"note\">" + std::to_string(m.jobs.size() - options.timeline_jobs_max) + " more jobs not drawn.</p>";
   }
   out += legend(m);
+  out += wire2_table(m, k);
 
   out += "<h3>Invariants</h3>\n" + invariant_table(r, k);
   out += "<h3>State graph</h3>\n" + state_graph_html(m.edges, final_states(m), "r" + std::to_string(k) + "-", options.use_dot);
@@ -198,6 +230,11 @@ std::string run_section(const RunView& r, std::size_t k, const ReportOptions& op
                       std::to_string(rolled) + " lost by persistence), " + std::to_string(extensions) + " extensions");
   count("faults", counts_text(faults_only(m)));
   count("verdicts", counts_text(m.verdict_counts));
+  if (!m.wire2_uses.empty()) {
+    std::map<std::string, std::int64_t> answers;
+    for (const Wire2Use& u : m.wire2_uses) ++answers[u.answer];
+    count("wire 2 tokens", counts_text(answers));
+  }
   count("final states", counts_text(final_states(m)));
   out += "</table>\n";
 

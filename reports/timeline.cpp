@@ -208,7 +208,10 @@ void Svg::band() {
 void Svg::lease(const Lease& l) {
   const double y = row_y(l.job) + bar_pad;
   const double h = row_h - 2 * bar_pad;
-  const std::string who = m_.job_label(l.job) + " token " + std::to_string(l.token);
+  // a wire 2 grant (EMQ §8) is named by its wire 2 token, shortened: each tooltip gives it whole
+  const std::string& wire2 = l.segments.front().wire2_token;
+  const std::string who =
+      m_.job_label(l.job) + " token " + (wire2.empty() ? std::to_string(l.token) : short_wire2_token(wire2));
   const std::size_t n = l.segments.size();
   // Faded remainders and dotted waits first, so solid bars draw over them.
   std::string solid;
@@ -224,6 +227,9 @@ void Svg::lease(const Lease& l) {
                         (s.deadline_true_ms ? " (reached at t=" + std::to_string(*s.deadline_true_ms) + ")"
                                       : " (not reached in this history)") +
                         ", stamped by inc " + std::to_string(s.at.inc);
+    if (!s.wire2_token.empty()) {
+      title += (i == 0 ? "; handed out wire 2 token " : "; carried wire 2 token ") + s.wire2_token;
+    }
     if (s.reply_lost) title += "; REPLY LOST: the caller does not know it holds this lease";
     if (s.rolled_back) title += "; LOST BY PERSISTENCE at a later restart";
     if (last && l.end != LeaseEnd::open) {
@@ -311,8 +317,10 @@ void Svg::marks() {
     if (!rows_.count(r.job)) continue;
     out_ += "<a href=\"" + link(r.at.line) + "\"><circle class=\"refused\" cx=\"" + num(x(r.at.true_ms)) +
             "\" cy=\"" + num(row_y(r.job) + row_h / 2) + "\" r=\"3.5\"><title>" +
-            esc(m_.job_label(r.job) + ": " + r.verb + " with token " + std::to_string(r.token) +
-                " answered 0 (the lease was not live) at " + at_text(r.at)) +
+            esc(m_.job_label(r.job) + ": " + r.verb + " with token " +
+                (r.wire2_token.empty() ? std::to_string(r.token) : short_wire2_token(r.wire2_token)) +
+                " answered 0 (the lease was not live) at " + at_text(r.at) +
+                (r.wire2_token.empty() ? "" : "; wire 2 token " + r.wire2_token)) +
             "</title></circle></a>\n";
   }
   for (const RowEdit& e : m_.row_edits) {

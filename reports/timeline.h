@@ -12,6 +12,8 @@
 // marker-NAME"> lines across all rows. A band on top shows the incarnations, a strip
 // below the server clock's offset from true time. Every mark has an SVG <title> with
 // t, st and incarnation, and links to its history line (anchor line_anchor(run, line)).
+// A lease granted on wire 2 (EMQ §8) is named by its wire 2 token, shortened, and its
+// tooltips, and those of a call refused with such a token, give the token whole.
 #pragma once
 
 #include <cstddef>

@@ -37,6 +37,36 @@ std::string crossed_restart_then_extended() {
   return w.history().text();
 }
 
+Wire2Run claimed_on_wire_2() {
+  sim::WorldOptions options;
+  options.seed = 7;
+  sim::World w(options);
+  w.begin("scenario", R"({"title":"a lease on wire 2"})");
+  w.call("p", {"EMQ.ADD", "q", "j1", "a"});
+  w.call("p", {"EMQ.ADD", "q", "j2", "b"});
+  w.advance_to(10);
+  const Reply& claimed = w.call("w1", {"EMQ.CLAIM", "q", "1000", "WIRE", "2"}).reply;
+  const auto array = [](const Reply& r, std::size_t n) {
+    return r.kind() == Reply::Kind::array && r.items().size() == n;
+  };
+  if (!array(claimed, 1) || !array(claimed.items()[0], 4)) {
+    throw std::runtime_error("CLAIM ... WIRE 2 did not hand out one [id, attempts, payload, token] item");
+  }
+  // copied now: the reply lives only until the world's next call
+  const std::string token(claimed.items()[0].items()[3].text());
+  w.advance_to(300);
+  w.call("w1", {"EMQ.EXTEND", "q", "j1", token, "1000"});
+  w.advance_to(600);
+  w.call("w1", {"EMQ.COMPLETE", "q", "j1", token});
+  w.advance_to(700);
+  w.call("w1", {"EMQ.COMPLETE", "q", "j1", token});
+  w.call("w2", {"EMQ.CLAIM", "q", "1000"});
+  w.advance_to(900);
+  w.call("w2", {"EMQ.COMPLETE", "q", "j2", "1"});
+  w.end("drained", R"("done":2)");
+  return {w.history().text(), token};
+}
+
 std::string generated_run(std::uint64_t seed, const std::vector<sim::FaultKind>& faults) {
   sim::PlanChoices choices;
   choices.seed = seed;

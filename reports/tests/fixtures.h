@@ -18,6 +18,14 @@ namespace trafikey::reports::testing {
 // expiry crossed the restart and goes back uncounted (exempt), is claimed again and done.
 std::string crossed_restart_then_extended();
 
+// j1 claimed with WIRE 2 (EMQ §8), extended and completed with its wire 2 token, then
+// completed again with it (answered 0); j2 claimed on wire 1 and completed. `token`: the
+// wire 2 token the CLAIM handed out, as its reply says.
+struct Wire2Run {
+  std::string history, token;
+};
+Wire2Run claimed_on_wire_2();
+
 // A generated run (persistence always) with the given fault kinds.
 std::string generated_run(std::uint64_t seed, const std::vector<sim::FaultKind>& faults);
 

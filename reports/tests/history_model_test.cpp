@@ -208,6 +208,36 @@ TEST(HistoryModel, a_lease_set_up_by_hand_is_drawn_from_its_hset_to_the_verdict_
   EXPECT_EQ(m.row_edits[0].what, "row written by op (HSET state active): set up by hand");
 }
 
+// A lease on wire 2 (EMQ §8) keeps the token CLAIM handed out, and each lease verb call
+// the token it carried; a wire 1 lease beside it has none.
+TEST(HistoryModel, wire_2_tokens_are_kept_with_the_grant_the_extension_and_the_refusal) {
+  const testing::Wire2Run run = testing::claimed_on_wire_2();
+  const RunModel m = parse(run.history);
+  ASSERT_EQ(m.leases.size(), 2u);
+  const Lease& j1 = m.leases[0];
+  EXPECT_EQ(j1.job.id, "j1");
+  ASSERT_EQ(j1.segments.size(), 2u);
+  EXPECT_EQ(j1.segments[0].wire2_token, run.token) << "handed out by the CLAIM";
+  EXPECT_EQ(j1.segments[1].wire2_token, run.token) << "carried by the EXTEND";
+  EXPECT_EQ(j1.token, 1);
+  EXPECT_EQ(j1.end, LeaseEnd::completed) << "the COMPLETE with the wire 2 token ends the lease";
+  const Lease& j2 = m.leases[1];
+  EXPECT_EQ(j2.job.id, "j2");
+  EXPECT_TRUE(j2.segments[0].wire2_token.empty()) << "a wire 1 grant";
+  ASSERT_EQ(m.refusals.size(), 1u) << "the second COMPLETE of j1";
+  EXPECT_EQ(m.refusals[0].wire2_token, run.token);
+  EXPECT_EQ(m.refusals[0].token, 1) << "the wire 2 token's attempts";
+  ASSERT_EQ(m.wire2_uses.size(), 4u) << "the wire 1 CLAIM and COMPLETE of j2 are not listed";
+  const char* answers[] = {"granted", "extended", "completed", "refused"};
+  const char* verbs[] = {"EMQ.CLAIM", "EMQ.EXTEND", "EMQ.COMPLETE", "EMQ.COMPLETE"};
+  for (std::size_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(m.wire2_uses[i].answer, answers[i]) << i;
+    EXPECT_EQ(m.wire2_uses[i].verb, verbs[i]) << i;
+    EXPECT_EQ(m.wire2_uses[i].token, run.token) << i;
+    EXPECT_EQ(m.wire2_uses[i].job, (JobKey{"q", "j1"})) << i;
+  }
+}
+
 TEST(HistoryModel, fingerprint_is_the_sha256_the_history_writer_computes) {
   sim::World w({});
   w.begin("test", "{}");

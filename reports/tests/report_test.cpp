@@ -4,6 +4,7 @@
 #include <regex>
 
 #include "core/invariants.h"
+#include "reports/campaign_page.h"
 #include "reports/html.h"
 #include "reports/report.h"
 #include "reports/tests/fixtures.h"
@@ -173,6 +174,81 @@ TEST(Report, a_campaign_shows_only_the_first_runs_in_full_and_every_failing_one)
   EXPECT_EQ(occurrences(html, "<svg class=\"timeline\""), 3u);
   EXPECT_NE(html.find("id=\"run-3\""), std::string::npos);
   EXPECT_EQ(html.find("id=\"run-2\""), std::string::npos);
+}
+
+// The short form a reader sees, cut here from the token's three parts (EMQ §8), not by the
+// reports library: "<attempts>-<the run_id's first 6 characters>…-<n>".
+std::string short_form(const std::string& token) {
+  const std::size_t first = token.find('-'), last = token.rfind('-');
+  return token.substr(0, first + 1) + token.substr(first + 1, 6) + "\u2026" + token.substr(last);
+}
+
+TEST(Report, a_wire_2_token_is_shown_short_with_the_whole_of_it_in_its_title) {
+  const testing::Wire2Run run = testing::claimed_on_wire_2();
+  ASSERT_TRUE(std::regex_match(run.token, std::regex("1-[0-9a-f]{40}-[1-9][0-9]*"))) << run.token;
+  const std::string html = render({input("wire2", run.history)}).html;
+  const std::string shown = short_form(run.token);
+  const std::string code = "<code class=\"wire2\" title=\"" + run.token + "\">" + shown + "</code>";
+  // the table: each call that handed out or carried it, the token short, whole in its title
+  const auto row = [&](const char* verb, const char* answer) {
+    return "<td>j1</td><td>" + std::string(verb) + "</td><td>" + code + "</td><td>" + answer + "</td>";
+  };
+  EXPECT_NE(html.find(row("EMQ.CLAIM", "granted")), std::string::npos) << html;
+  EXPECT_NE(html.find(row("EMQ.EXTEND", "extended")), std::string::npos);
+  EXPECT_NE(html.find(row("EMQ.COMPLETE", "completed")), std::string::npos);
+  EXPECT_NE(html.find(row("EMQ.COMPLETE", "refused")), std::string::npos);
+  EXPECT_NE(html.find("<tr class=\"answer-refused\">"), std::string::npos);
+  EXPECT_EQ(occurrences(html, code), 4u) << "the wire 1 calls of j2 are not listed";
+  // the timeline: the bar named by the short token, its tooltip with the whole of it
+  EXPECT_NE(html.find("j1 token " + shown + ": granted by EMQ.CLAIM (w1)"), std::string::npos);
+  EXPECT_NE(html.find("; handed out wire 2 token " + run.token), std::string::npos);
+  EXPECT_NE(html.find("; carried wire 2 token " + run.token), std::string::npos) << "the extension";
+  EXPECT_NE(html.find("j1: EMQ.COMPLETE with token " + shown + " answered 0"), std::string::npos);
+  // a wire 1 grant reads as it always did
+  EXPECT_NE(html.find("j2 token 1: granted by EMQ.CLAIM (w2)"), std::string::npos);
+}
+
+TEST(Report, a_run_all_on_wire_1_shows_no_wire_2_tokens) {
+  const std::string html = render({input("crossed", crossed_restart_then_extended())}).html;
+  EXPECT_EQ(html.find("wire2-box"), std::string::npos);
+  EXPECT_EQ(html.find("<code class=\"wire2\""), std::string::npos);
+  EXPECT_EQ(html.find("wire 2 token"), std::string::npos);
+  EXPECT_NE(html.find("j1 token 1: granted by EMQ.CLAIM"), std::string::npos);
+}
+
+// A campaign's coverage of the driver's situations, the four stale wire 2 ones with
+// occurrences (their totals) other than the runs that reached them.
+CampaignDashboard campaign_with_stale_wire2(bool with_wire2) {
+  CampaignDashboard d;
+  d.subject = "seed 1, 10 runs";
+  d.runs = d.passed = d.coverage_runs = 10;
+  CoverageFamily situations{"situations", {{"sweep-at-a-deadline", 4, 9, true}}};
+  if (with_wire2) {
+    situations.bars.push_back({"wire2-stale-refused-after-restart", 2, 3, true});
+    situations.bars.push_back({"wire2-stale-refused-after-failover", 1, 2, true});
+    situations.bars.push_back({"wire2-stale-refused-after-failback", 0, 0, true});
+    situations.bars.push_back({"wire2-stale-refused-after-script-claim", 3, 5, true});
+  }
+  d.coverage = {{"fault kinds", {{"restart", 6, 11, true}}}, situations};
+  return d;
+}
+
+TEST(Report, a_campaign_says_how_many_stale_wire_2_calls_were_refused) {
+  std::string error;
+  const auto r = render_campaign_dashboard(campaign_with_stale_wire2(true), {}, {}, &error);
+  ASSERT_TRUE(r) << error;
+  const std::string figures = "10 (after a restart 3, a failover 2, a failback 0, a scripted re-claim 5)";
+  EXPECT_NE(r->html.find("<p class=\"wire2-stale\"><b>Stale wire 2 calls refused</b>: " + figures + "</p>"),
+            std::string::npos)
+      << r->html;
+  EXPECT_NE(r->markdown.find("| stale wire 2 calls refused | " + figures + " |"), std::string::npos)
+      << r->markdown;
+
+  // a dashboard whose coverage counts no such situation (a report of histories) says nothing
+  const auto none = render_campaign_dashboard(campaign_with_stale_wire2(false), {}, {}, &error);
+  ASSERT_TRUE(none) << error;
+  EXPECT_EQ(none->html.find("Stale wire 2"), std::string::npos);
+  EXPECT_EQ(none->markdown.find("stale wire 2"), std::string::npos);
 }
 
 TEST(Report, a_bad_history_is_an_error_naming_the_file_and_line) {
