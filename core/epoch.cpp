@@ -30,6 +30,10 @@ void Epoch::start_grants(std::int64_t server_ms) {
   if (at > grants_) grants_ = at;
 }
 
+void Epoch::resume_grants(std::int64_t last) {
+  if (last > grants_) grants_ = last;
+}
+
 std::int64_t Epoch::take_grant() { return ++grants_; }
 
 std::string Epoch::grant_id(std::string_view run_id, std::int64_t n) {

@@ -47,6 +47,10 @@ class Epoch {
   void start_grants(std::int64_t server_ms);
   std::int64_t take_grant();
   std::int64_t last_grant() const { return grants_; }  // the last number taken (or the start)
+  // A module unloaded and loaded again in the same process goes on from the last number
+  // its unload left behind (a host keeps it in the process, outside the module's image,
+  // which the unload frees): never back, even when the server's clock went back between.
+  void resume_grants(std::int64_t last);
 
   // §8: a grant's id, `<run_id>-<n>`, and the wire 2 token `<attempts>-<grant id>`.
   static std::string grant_id(std::string_view run_id, std::int64_t n);

@@ -19,11 +19,13 @@
 // Version notes: SetCommandInfo and the NOT_KEY flag exist since Redis 7.0 (and in Valkey
 // 7.2+/8); the legacy (first, last, step) still given to CreateCommand is what COMMAND INFO
 // prints and what cluster routing uses, rebuilt by the server from our single key spec.
+#include <cstdlib>
 #include <exception>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "core/args.h"
 #include "core/commands.h"
 #include "core/epoch.h"
 #include "core/errors.h"
@@ -103,6 +105,12 @@ bool register_commands(abi::Ctx* ctx) {
   return true;
 }
 
+// The environment variable an unload leaves the grant counter in (on_unload).
+std::string grants_variable() {
+  const auto run_id = process_epoch.current();
+  return "TRAFIKEY_LAST_GRANT_" + std::string(run_id.ok() ? run_id.value() : "");
+}
+
 int on_load(abi::Ctx* ctx) {
   std::string missing;
   if (!abi::load(ctx, missing)) {
@@ -124,14 +132,35 @@ int on_load(abi::Ctx* ctx) {
     api.Log(ctx, "warning", "trafikey: emq epoch not loaded: %s", epoch.error().text().c_str());
     return abi::err;
   }
-  // §8: grant numbers start above the server's time at this load (a module unloaded and
-  // loaded again in one process does not start over)
+  // §8: grant numbers start above the server's time at this load, and above the last
+  // number an unload of this module left in this process (a clock that went back between
+  // the two would otherwise hand a number out again)
+  if (const char* left = std::getenv(grants_variable().c_str())) {
+    if (const auto last = parse_int64(left)) process_epoch.resume_grants(*last);
+  }
   process_epoch.start_grants(static_cast<std::int64_t>(api.Milliseconds()));
   return register_commands(ctx) ? abi::ok : abi::err;
 }
 
+// MODULE UNLOAD frees this image, the grant counter with it: the last number goes into
+// the process's environment, which outlives the image, under this process's run_id (a
+// variable a parent passed down names another process and is never read).
+int on_unload() {
+  if (!process_epoch.loaded()) return abi::ok;
+  ::setenv(grants_variable().c_str(), std::to_string(process_epoch.last_grant()).c_str(), 1);
+  return abi::ok;
+}
+
 }  // namespace
 }  // namespace trafikey::module
+
+extern "C" __attribute__((visibility("default"))) int RedisModule_OnUnload(trafikey::abi::Ctx* /*ctx*/) {
+  try {
+    return trafikey::module::on_unload();
+  } catch (const std::exception&) {
+    return trafikey::abi::ok;  // the unload goes ahead; the next load starts at its time
+  }
+}
 
 extern "C" __attribute__((visibility("default"))) int RedisModule_OnLoad(
     trafikey::abi::Ctx* ctx, trafikey::abi::String** /*argv*/, int /*argc*/) {

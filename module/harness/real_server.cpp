@@ -226,6 +226,7 @@ void RealServer::spawn_and_wait() {
                                   "--appendonly", "yes",
                                   "--save", "",
                                   "--enable-debug-command", "local",
+                                  "--enable-module-command", "local",
                                   "--daemonize", "no",
                                   "--logfile", (dir_ / "server.log").string()};
     if (!config_.module_path.empty()) {

@@ -155,6 +155,9 @@ void judge_queue(const QueueSnapshot& snapshot, const QueueKnowledge& known, Fin
     if (!conserve_member(id, in, facts, out)) continue;
     budget_member(id, in[0], facts, out);
     if (known.ledger || !known.run_ids || in[0] != JobState::active) continue;
+    // an unstamped lease (claimed by a script, which writes no lease_epoch) names no
+    // process at all; without a ledger it cannot be told from a stamp lost, so it passes
+    if (!facts.lease_epoch) continue;
     const std::string_view epoch = or_absent(facts.lease_epoch);
     const auto& ids = *known.run_ids;
     if (ids.empty() || std::find(ids.begin() + 1, ids.end(), epoch) == ids.end()) {

@@ -70,8 +70,9 @@ class RunIdMap {
  public:
   void add(std::string real_run_id, std::string sim_run_id);
   std::string map(const std::string& value) const;
-  // The other way, for what a client sends: a sim run_id in a grant id or a wire 2 token
-  // (EMQ §8, between dashes) as the real server's of the same incarnation.
+  // The other way, for what a client sends: a sim run_id that is a whole argument (a stamp
+  // written by hand), or in a grant id or a wire 2 token (EMQ §8, between dashes), as the
+  // real server's of the same incarnation.
   std::string to_real(const std::string& value) const;
   Reply map(const Reply& reply) const;
 

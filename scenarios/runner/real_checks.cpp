@@ -49,6 +49,22 @@ RealChecks::BeforeCall RealChecks::before_call(const Call& call) {
   before.verb = upper(call.argv.empty() ? "" : call.argv[0]);
   if (session_.digest_allowed()) before.digest = session_.digest();
   if (before.verb == "EMQ.STALLED.CHECK") before_sweep(call.argv, before);
+  if (before.verb == "DEL" || before.verb == "SET") {
+    // a set key taken away by hand: its members' rows are left behind (the sim's ledger
+    // stops following those jobs too)
+    for (std::size_t i = 1; i < (before.verb == "SET" ? std::min<std::size_t>(call.argv.size(), 2) : call.argv.size());
+         ++i) {
+      for (const std::string& q : keys_.queues) {
+        const QueueKeys keys(q);
+        for (const std::string_view set : {keys.pending(), keys.active(), keys.done(), keys.dead()}) {
+          if (call.argv[i] != set) continue;
+          if (auto ids = session_.members(set)) {
+            for (std::string& id : *ids) before.unset.emplace_back(q, std::move(id));
+          }
+        }
+      }
+    }
+  }
   return before;
 }
 
@@ -62,6 +78,7 @@ void RealChecks::after_call(const Call& call, const BeforeCall& before, const Re
   }
   if (!raw.is_error()) judge_sweep(before, raw);
   track_ghosts(call, reply);
+  if (!raw.is_error()) ghosts_.insert(before.unset.begin(), before.unset.end());
 }
 
 void RealChecks::before_sweep(const std::vector<std::string>& argv, BeforeCall& out) {

@@ -48,10 +48,14 @@ class RealChecks {
     sim::SweepBefore sweep;  // for EMQ.STALLED.CHECK (queue empty: none)
     int sweep_incarnation = 0;
     std::vector<std::string> sweep_run_ids;  // by incarnation; the sweeper's as its node says
+    // (queue, id) of every member of a queue's set that a plain DEL or SET of the set is
+    // about to take away: their rows (if any) stay behind, set by hand, as ghosts do
+    std::vector<std::pair<std::string, std::string>> unset;
   };
   BeforeCall before_call(const Call& call);
   // verb.atomic, epoch.exempt/epoch.counted for a sweep; and ghost bookkeeping (a plain
-  // DEL of a row excuses its id from queue.conserve until an ADD makes it a job again).
+  // DEL of a row, or of a set its id was in, excuses the id from queue.conserve until an
+  // ADD makes it a job again).
   // `raw`: the reply as the server sent it; `reply`: with run_ids mapped.
   void after_call(const Call& call, const BeforeCall& before, const Reply& raw, const Reply& reply);
 

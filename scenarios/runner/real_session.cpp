@@ -96,7 +96,16 @@ std::vector<RealSession::Process> RealSession::start() {
 RealSession::Process RealSession::restart() {
   if (!server_) throw std::runtime_error("restart needs --server-bin (and no --cluster)");
   connections_.clear();
-  server_->restart();
+  if (persistence_ == Persistence::none) {
+    // Nothing survives (the sim starts empty): a `reload` before it (DEBUG RELOAD) left a
+    // dump.rdb in the directory, which the server would load at its start.
+    server_->shutdown();
+    std::error_code ec;
+    std::filesystem::remove(server_->dir() / "dump.rdb", ec);
+    server_->start();
+  } else {
+    server_->restart();
+  }
   file_begins();
   return opened(home_port(), real_ids_.size());
 }
@@ -136,9 +145,11 @@ RealSession::Process RealSession::failover() {
   standby_ = std::move(server_);  // demoted: it keeps its process (an earlier standby ends)
   standby_incarnation_ = serving_incarnation_;
   server_ = std::move(replica_);
-  // The sim's promoted process loads the module at the failover (its grant counter starts
-  // above that time, EMQ §8); this replica was started at an earlier sync: a restart on its
-  // copy (AOF on, nothing lost) loads it again now, under the failover's held clock.
+  // The sim's promoted process is a new one whose module loads at the failover (its grant
+  // counter starts above that time, EMQ §8); this replica was started at an earlier sync,
+  // and its module with it: a restart on its copy (AOF on, nothing lost) makes it a process
+  // loaded now, under the failover's held clock. (MODULE UNLOAD and LOAD would not do: the
+  // counter goes on from where the first load put it, module/module.cpp on_unload.)
   server_->restart();
   file_begins();
   return opened(home_port(), real_ids_.size());
@@ -267,10 +278,29 @@ Reply RealSession::admin_call_at(int port, const std::vector<std::string>& argv)
   return r;
 }
 
+// `reload` (SCENARIO.md): the dataset reloaded and the module loaded again in the same
+// process, as the sim does it (its load reads the run_id again and moves the grant counter
+// above the time, EMQ §2, §8): DEBUG RELOAD, then MODULE UNLOAD and MODULE LOAD. DEBUG
+// RELOAD alone keeps the module loaded, and its grant counter where it was.
+Reply RealSession::reload_at(int port) {
+  if (Reply r = admin_call_at(port, {"DEBUG", "RELOAD"}); r.is_error()) return Reply::error("DEBUG RELOAD: " + r.text());
+  return module_reload_at(port);
+}
+
+Reply RealSession::module_reload_at(int port) {
+  if (Reply r = admin_call_at(port, {"MODULE", "UNLOAD", "trafikey"}); r.is_error()) {
+    return Reply::error("MODULE UNLOAD: " + r.text());
+  }
+  if (Reply r = admin_call_at(port, {"MODULE", "LOAD", config_.module_path}); r.is_error()) {
+    return Reply::error("MODULE LOAD: " + r.text());
+  }
+  return Reply::simple("OK");
+}
+
 Reply RealSession::reload() {
-  if (!cluster_) return admin_call({"DEBUG", "RELOAD"});
+  if (!cluster_) return reload_at(home_port());
   for (std::size_t i = 0; i < cluster_->size(); ++i) {
-    Reply r = admin_call_at(cluster_->node(i).port(), {"DEBUG", "RELOAD"});
+    Reply r = reload_at(cluster_->node(i).port());
     if (r.is_error()) return r;
   }
   return Reply::simple("OK");

@@ -119,8 +119,9 @@ class RealSession {
   Reply call_and_lose(const std::string& name, const std::vector<std::string>& argv);
   // On the admin connection (in a cluster, of the node serving argv's key).
   Reply admin_call(const std::vector<std::string>& argv);
-  // `reload`: DEBUG RELOAD on the server, in a cluster on every node (each keeps its
-  // process and run_id). The first error reply, else OK.
+  // `reload`: DEBUG RELOAD, then the module unloaded and loaded again (its load moves the
+  // grant counter, as the sim's does), on the server, in a cluster on every node (each keeps
+  // its process and run_id). The first error reply, else OK.
   Reply reload();
   // DEBUG DIGEST (when the server allows DEBUG, else empty).
   bool digest_allowed() const { return digest_allowed_; }
@@ -147,6 +148,8 @@ class RealSession {
   int port_for(const std::string& routing_key);  // the node serving the key
   real::ServerConnection& connection(const std::string& client, int port);
   Reply admin_call_at(int port, const std::vector<std::string>& argv);
+  Reply reload_at(int port);
+  Reply module_reload_at(int port);  // MODULE UNLOAD trafikey, MODULE LOAD it again
 
   const RealTarget& target_;
   Persistence persistence_;

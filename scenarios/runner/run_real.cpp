@@ -26,13 +26,6 @@ namespace trafikey::scenario {
 
 namespace {
 
-// Restarts and failovers: each starts a new incarnation.
-int starts_in(const Scenario& scenario) {
-  return static_cast<int>(std::count_if(scenario.steps.begin(), scenario.steps.end(), [](const Step& s) {
-    return std::holds_alternative<Restart>(s.action) || std::holds_alternative<Failover>(s.action);
-  }));
-}
-
 // Before which steps the replica must take its copy, so that at each failover it holds
 // what the sim's replica holds (sim/world.h): the primary's stream up to its last sync,
 // and the sim syncs when true time crosses a multiple of replication_lag_ms (at the first
@@ -68,7 +61,7 @@ class RealRunner {
  public:
   RealRunner(const Scenario& scenario, const RealTarget& target)
       : scenario_(scenario), keys_(scenario_keys(scenario)),
-        session_(target, scenario.options.persistence, sim_run_ids(scenario.options, starts_in(scenario) + 1)),
+        session_(target, scenario.options.persistence, sim_run_ids(scenario)),
         checks_(session_, keys_), starts_server_(target.starts_server()), replica_syncs_(replica_syncs(scenario)) {}
 
   RunResult run() {
@@ -77,7 +70,10 @@ class RealRunner {
       begin();
       for (std::size_t i = 0; i < scenario_.steps.size(); ++i) {
         const Step& step = scenario_.steps[i];
-        std::this_thread::sleep_until(start_ + std::chrono::milliseconds(step.time_ms));
+        // A server whose clock the runner holds reads the sim's time whenever the call
+        // comes: no need to wait for it (a generated run's seconds take milliseconds). A
+        // server on its own clock waits out each step's time.
+        if (!session_.holds_clock()) std::this_thread::sleep_until(start_ + std::chrono::milliseconds(step.time_ms));
         step_ = &step;
         hold_clock();
         if (const auto sync = replica_syncs_.find(i); sync != replica_syncs_.end()) {
@@ -214,6 +210,12 @@ class RealRunner {
     server_clock_.set_rate(step_->time_ms, static_cast<double>(std::llround(drift.rate * 1000.0)) / 1000.0);
     hold_clock();
     return std::nullopt;
+  }
+  // `epoch RUN_ID`: the sim's next process gets that run_id; a real server's is its own,
+  // mapped to the sim's by incarnation (sim_run_ids replays the file, this step included).
+  Failure act(const EpochFault& fault, RunResult&) {
+    if (fault.kind == EpochFault::Kind::run_id) return std::nullopt;
+    return failed("a step a real server can do", "a sim-only step");
   }
   // Sim-only steps never reach here: real_skip_reason refuses their files.
   template <class SimOnly>

@@ -58,11 +58,10 @@ RunResult run_on_sim(const Scenario& scenario, const SimRunOptions& options,
   return result;
 }
 
-std::vector<std::string> sim_run_ids(const Options& options, int count) {
-  sim::World world(properties::scenario_world_options(options, false));
-  world.begin("scenario", "{}");
-  for (int i = 1; i < count; ++i) world.restart();
-  return world.run_ids();
+std::vector<std::string> sim_run_ids(const Scenario& scenario) {
+  properties::ScenarioReplay replay(scenario, "", false);
+  for (const Step& step : scenario.steps) (void)replay.step(step, false);
+  return replay.world().run_ids();
 }
 
 std::vector<SimRestart> sim_restarts(const Scenario& scenario) {

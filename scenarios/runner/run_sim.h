@@ -24,10 +24,11 @@ struct SimRunOptions {
 RunResult run_on_sim(const Scenario& scenario, const SimRunOptions& options = {},
                      std::vector<properties::Violation>* violations = nullptr);
 
-// The run_ids the sim gives incarnations 1..count of a scenario with these options, when
-// no epoch fault intervenes (the seed alone decides them): what a real runner maps its
-// own run_ids to. Index 0 is unused, as in World::run_ids().
-std::vector<std::string> sim_run_ids(const Options& options, int count);
+// The run_ids the sim gives the scenario's incarnations, its steps replayed without a
+// check: the seed's, or those its `epoch RUN_ID` steps give (a generated run's export
+// pins every one). What a real runner maps its own run_ids to. Index 0 is unused, as in
+// World::run_ids().
+std::vector<std::string> sim_run_ids(const Scenario& scenario);
 
 // What the sim keeps at each `restart` of the scenario, in order: the calls made before it
 // and how many of them (the first `kept_calls`) the restarted process still has; fewer

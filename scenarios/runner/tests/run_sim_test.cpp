@@ -158,15 +158,20 @@ TEST(RunSim, replica_and_deny_steps_refuse_writes_on_the_sim) {
 }
 
 TEST(RunSim, sim_run_ids_are_what_each_incarnation_answers) {
-  Options options;
-  options.seed = 7;
-  const std::vector<std::string> ids = sim_run_ids(options, 2);
+  const std::string steps = "at 0 a: EMQ.EPOCH\nat 1 restart\nat 1 a: EMQ.EPOCH\n";
+  const std::vector<std::string> ids = sim_run_ids(parse(std::string(header) + steps));
   ASSERT_EQ(ids.size(), 3u);
-  const RunResult r = run("scenario \"t\"\noption seed 7\n"
-                          "at 0 a: EMQ.EPOCH => " + ids[1] + "\n"
+  const RunResult r = run(std::string(header) + "at 0 a: EMQ.EPOCH => " + ids[1] + "\n"
                           "at 1 restart\n"
                           "at 1 a: EMQ.EPOCH => " + ids[2] + "\n");
   EXPECT_EQ(r.status, CheckStatus::passed);
+  // a run_id the file gives is the one the sim's incarnation has
+  const std::string given(40, 'e');
+  const std::vector<std::string> pinned =
+      sim_run_ids(parse(std::string(header) + "at 0 a: EMQ.EPOCH\nat 1 epoch " + given + "\nat 1 restart\n"));
+  ASSERT_EQ(pinned.size(), 3u);
+  EXPECT_EQ(pinned[1], ids[1]);
+  EXPECT_EQ(pinned[2], given);
 }
 
 // ---- differential.h
