@@ -19,6 +19,7 @@
 #include "properties/crash_guard.h"
 #include "properties/coverage.h"
 #include "cli/campaign_dashboard.h"
+#include "cli/campaign_differential.h"
 #include "cli/campaign_junit.h"
 #include "core/invariants.h"
 #include "core/states.h"
@@ -48,6 +49,9 @@ struct CampaignArgs {
   bool in_process = false;
   bool direct = false;
   bool coverage = false;  // the full coverage table too
+  bool differential = false;  // each run on the sim and on a real server (campaign_differential.h)
+  std::string server_bin;
+  std::string module_path;
 };
 
 // "I/N" with 0 <= I < N; nullopt otherwise.
@@ -303,6 +307,16 @@ void add_campaign(CLI::App& app) {
                 "Run in this process, without the crash guard (by default the runs go in a child process, "
                 "so that a core that crashes or never returns is a failure with its run, call and files: "
                 "sim.crash, sim.hang); for a debugger");
+  cmd->add_flag("--differential", args->differential,
+                "Run each generated run on the sim and, as the same steps, on a real server with the module "
+                "that the command starts for it (--server-bin); every reply and the final keyspace must agree "
+                "(sim.differential) and the real run's checks hold. Faults the real runner cannot do are left "
+                "out of the plan space, by name; writes OUT/differential.json and, on a failure, OUT/failure.scn "
+                "with the command that reproduces it");
+  cmd->add_option("--server-bin", args->server_bin,
+                  "With --differential: the valkey-server or redis-server binary to start, one per run");
+  cmd->add_option("--module", args->module_path,
+                  "With --differential: trafikey.so (default: the one built with this binary)");
   cmd->callback([args, cmd] {
     const auto started_at = std::chrono::steady_clock::now();
     std::optional<std::pair<int, int>> shard;
@@ -320,6 +334,37 @@ void add_campaign(CLI::App& app) {
         exit_status() = 2;
         return;
       }
+    }
+    if (!args->differential && (!args->server_bin.empty() || !args->module_path.empty())) {
+      std::cerr << "trafikey-sim campaign: --server-bin and --module go with --differential\n";
+      exit_status() = 2;
+      return;
+    }
+    if (args->differential) {
+      for (const char* flag : {"--time-budget", "--report", "--junit", "--direct", "--determinism-every"}) {
+        if (cmd->count(flag) > 0) {
+          std::cerr << "trafikey-sim campaign: " << flag << ": not with --differential (not built yet)\n";
+          exit_status() = 2;
+          return;
+        }
+      }
+      if (args->server_bin.empty()) {
+        std::cerr << "trafikey-sim campaign: --differential needs --server-bin PATH (a valkey-server or "
+                     "redis-server)\n";
+        exit_status() = 2;
+        return;
+      }
+      DifferentialCampaign d;
+      d.runs = args->runs;
+      d.seed = args->seed;
+      d.parallel = args->parallel;
+      d.shard = shard;
+      d.out = args->out;
+      d.faults = args->faults;
+      d.server_bin = args->server_bin;
+      d.module_path = args->module_path.empty() ? TRAFIKEY_MODULE_PATH : args->module_path;
+      exit_status() = run_differential_campaign(d);
+      return;
     }
     if (args->time_budget > 0 && cmd->count("--runs") == 0) args->runs = 1000000;
     properties::CampaignOptions options;

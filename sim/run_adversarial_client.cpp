@@ -2,6 +2,8 @@
 // of its times it sends one call drawn from sim/adversarial_calls.h's catalogues, sometimes
 // after an edge probe, sometimes a whole setup, sometimes a fleet call to a replica or under
 // an ACL. Its calls go through Runner::call like every other, so the checker judges each.
+#include <algorithm>
+
 #include "core/keys.h"
 #include "sim/runner.h"
 
@@ -19,14 +21,21 @@ void Runner::on_adversarial_call() {
   // sets up numbers and names at their edges.
   const bool corruption = world_.prng().chance(250);
   if (corruption || world_.prng().chance(50)) {
-    send_setup(corruption ? draw_corruption_setup(world_.prng(), t) : draw_value_edges(world_.prng(), t));
+    auto setup = corruption ? draw_corruption_setup(world_.prng(), t) : draw_value_edges(world_.prng(), t);
+    const bool under_acl = std::any_of(setup.begin(), setup.end(), [](const auto& c) { return c[0] == "@DENY"; });
+    if (plan_.real_steps_only && under_acl) {
+      send_as_adversary(draw_adversarial_call(world_.prng(), t));  // RunPlan::real_steps_only
+    } else {
+      send_setup(setup);
+    }
     return;
   }
   // One in twenty of the rest is a fleet call sent to a replica, one in five of what remains
-  // a fleet call under an ACL; the others one call of the catalogue of bad calls.
-  if (world_.prng().chance(50)) {
+  // a fleet call under an ACL; the others one call of the catalogue of bad calls (those two
+  // too, under RunPlan::real_steps_only).
+  if (world_.prng().chance(50) && !plan_.real_steps_only) {
     send_to_a_replica(t);
-  } else if (world_.prng().chance(200)) {
+  } else if (world_.prng().chance(200) && !plan_.real_steps_only) {
     send_under_an_acl(t);
   } else {
     send_as_adversary(draw_adversarial_call(world_.prng(), t));
