@@ -78,7 +78,9 @@ void RealChecks::after_call(const Call& call, const BeforeCall& before, const Re
   }
   if (!raw.is_error()) judge_sweep(before, raw);
   track_ghosts(call, reply);
-  if (!raw.is_error()) ghosts_.insert(before.unset.begin(), before.unset.end());
+  if (!raw.is_error()) {
+    for (const auto& id : before.unset) ghost(id, true);
+  }
 }
 
 void RealChecks::before_sweep(const std::vector<std::string>& argv, BeforeCall& out) {
@@ -152,11 +154,32 @@ void RealChecks::track_ghosts(const Call& call, const Reply& reply) {
     for (std::size_t i = 1; i < end; ++i) {
       for (const std::string& q : keys_.queues) {
         const std::string prefix = QueueKeys(q).row("");
-        if (call.argv[i].starts_with(prefix)) ghosts_.insert({q, call.argv[i].substr(prefix.size())});
+        if (call.argv[i].starts_with(prefix)) ghost({q, call.argv[i].substr(prefix.size())}, true);
       }
     }
   } else if (verb == "EMQ.ADD" && call.argv.size() > 2 && reply == Reply::integer(1)) {
-    ghosts_.erase({call.argv[1], call.argv[2]});
+    ghost({call.argv[1], call.argv[2]}, false);
+  }
+}
+
+void RealChecks::ghost(std::pair<std::string, std::string> id, bool is_ghost) {
+  if (is_ghost) {
+    ghosts_.insert(id);
+  } else {
+    ghosts_.erase(id);
+  }
+  ghost_log_.push_back({session_.calls() - 1, is_ghost, std::move(id)});
+}
+
+void RealChecks::rolled_back(std::int64_t kept_calls) {
+  std::erase_if(ghost_log_, [&](const GhostChange& c) { return c.call >= kept_calls; });
+  ghosts_.clear();
+  for (const GhostChange& c : ghost_log_) {
+    if (c.ghost) {
+      ghosts_.insert(c.id);
+    } else {
+      ghosts_.erase(c.id);
+    }
   }
 }
 

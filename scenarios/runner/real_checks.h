@@ -61,6 +61,10 @@ class RealChecks {
 
   // queue.conserve, queue.budget, epoch.stamp over the scenario's queues.
   void check_state();
+  // A start (a restart that lost writes, a failover or failback to a copy that lagged)
+  // whose dataset holds the writes of the first `kept_calls` calls only: the ghosts the
+  // later calls made or unmade are undone, as the sim's ledger undoes them.
+  void rolled_back(std::int64_t kept_calls);
 
   const std::vector<properties::Violation>& violations() const { return violations_; }
   const std::map<std::string, std::int64_t>& judged() const { return judged_; }
@@ -91,6 +95,15 @@ class RealChecks {
   const Step* step_ = nullptr;
   std::optional<std::int64_t> server_ms_;
   std::set<std::pair<std::string, std::string>> ghosts_;  // (queue, id)
+  // Every change of ghosts_, by the index of the call that made it (0-based), so that a
+  // start that kept only the first calls' writes undoes the rest (rolled_back).
+  struct GhostChange {
+    std::int64_t call = 0;
+    bool ghost = true;  // became a ghost (else: a job again)
+    std::pair<std::string, std::string> id;
+  };
+  std::vector<GhostChange> ghost_log_;
+  void ghost(std::pair<std::string, std::string> id, bool is_ghost);
   std::vector<properties::Violation> violations_;
   std::map<std::string, std::int64_t> judged_;
   std::map<std::string, std::vector<std::string>> unjudged_;

@@ -78,6 +78,7 @@ class RealRunner {
         hold_clock();
         if (const auto sync = replica_syncs_.find(i); sync != replica_syncs_.end()) {
           sync->second ? session_.sync_standby() : session_.sync_replica();
+          synced_calls_ = session_.calls();
         }
         checks_.at_step(step_, session_.holds_clock() ? std::optional(server_clock_.value(step.time_ms))
                                                       : std::nullopt);
@@ -162,6 +163,7 @@ class RealRunner {
   Failure act(const Restart&, RunResult&) {
     if (!session_.cuts_lost_writes()) {
       started(session_.restart());
+      if (scenario_.options.persistence == Persistence::none) checks_.rolled_back(0);  // nothing kept
       return std::nullopt;
     }
     if (restarts_done_ == 0) sim_restarts_ = sim_restarts(scenario_);
@@ -174,16 +176,19 @@ class RealRunner {
                                "the real server " + std::to_string(session_.calls()));
     }
     started(session_.restart_keeping(sim.kept_calls));
+    checks_.rolled_back(sim.kept_calls);
     return std::nullopt;
   }
   Failure act(const Failover&, RunResult&) {
     started(session_.failover());
+    checks_.rolled_back(synced_calls_);  // the replica's copy: the calls before its last sync
     return std::nullopt;
   }
   // `failback`: the demoted primary serves again; the same process, judged (EMQ.EPOCH
   // answers its run_id still) but not admitted as a new one.
   Failure act(const Failback&, RunResult&) {
     checks_.judge_start(session_.failback());
+    checks_.rolled_back(synced_calls_);  // the standby's copy: the calls before its last sync
     return std::nullopt;
   }
   // `reload`: DEBUG RELOAD, the dataset saved and loaded back inside the same process (same
@@ -273,6 +278,7 @@ class RealRunner {
   const Step* step_ = nullptr;
   std::set<std::string> lost_for_;  // clients whose next reply is lost
   TokenNames tokens_;               // the wire 2 tokens handed out so far, by name
+  std::int64_t synced_calls_ = 0;   // calls made before the last copy a replica or standby took
   std::map<std::size_t, bool> replica_syncs_;  // step index -> who copies before it (true: the standby)
   std::vector<SimRestart> sim_restarts_;  // what the sim keeps at each restart (act(Restart))
   std::size_t restarts_done_ = 0;
