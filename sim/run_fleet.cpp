@@ -142,13 +142,13 @@ void Runner::on_claim(const Event& e) {
   const auto got = static_cast<std::int64_t>(rec.reply.items().size());
   if (got > 0) claimed_from_[static_cast<std::size_t>(qi)] = true;
   for (const Reply& claimed : rec.reply.items()) {
-    Held h{claimed.items()[0].text(), claimed.items()[1].as_integer(),
-           claimed.items().size() > 3 ? claimed.items()[3].text() : std::string(), ++gens_, qi};
-    w.held.push_back(h);
+    const std::uint64_t gen = ++gens_;
+    w.held.push_back(Held{claimed.items()[0].text(), claimed.items()[1].as_integer(),
+                          claimed.items().size() > 3 ? claimed.items()[3].text() : std::string(), gen, qi});
     const std::int64_t work_ms = on_grid(world_.prng().between(plan_.work_min_ms, plan_.work_max_ms));
-    schedule(after_worker_ms(w, work_ms), EventKind::finish, wi, h.gen);
+    schedule(after_worker_ms(w, work_ms), EventKind::finish, wi, gen);
     // the scripted executor has no EXTENDS: one extend.lua per lease
-    if (!plan_.use_extends || w.scripted) schedule(after_worker_ms(w, extend_interval_ms()), EventKind::extend_one, wi, h.gen);
+    if (!plan_.use_extends || w.scripted) schedule(after_worker_ms(w, extend_interval_ms()), EventKind::extend_one, wi, gen);
   }
   if (plan_.use_extends && !w.scripted && got > 0 && !w.batch_armed) {
     w.batch_armed = true;

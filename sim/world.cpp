@@ -271,14 +271,18 @@ void World::restart() {
   start_process("restart", survived, calls_ - survived);
 }
 
-void World::failover() {
-  // The promoted replica's disk and its own new replica start from what it held.
+std::int64_t World::serve_replica_copy() {
   rewind_to(replica_pos_, replica_calls_);
   const std::int64_t survived = replica_calls_;
-  durable_calls_ = calls_;
+  durable_calls_ = replica_calls_ = calls_;
   last_sync_server_ms_ = server_ms();
   last_replica_true_ms_ = true_ms_;
-  replica_calls_ = calls_;
+  return survived;
+}
+
+void World::failover() {
+  // The promoted replica's disk and its own new replica start from what it held.
+  const std::int64_t survived = serve_replica_copy();
   server_.keep_as_standby();
   standby_reload_refused_ = reload_refused_;
   start_process("failover", survived, calls_ - survived);
@@ -290,12 +294,7 @@ bool World::failback() {
     return false;
   }
   // As a failover: the standby replicated the serving process, lagging as the replica does.
-  rewind_to(replica_pos_, replica_calls_);
-  const std::int64_t survived = replica_calls_;
-  durable_calls_ = calls_;
-  last_sync_server_ms_ = server_ms();
-  last_replica_true_ms_ = true_ms_;
-  replica_calls_ = calls_;
+  const std::int64_t survived = serve_replica_copy();
   kept_calls_ = survived;
   if (calls_ > survived) last_loss_ = "failback";
   server_.swap_with_standby();

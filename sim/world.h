@@ -214,6 +214,9 @@ class World {
   std::int64_t write_position() const { return undo_.position(); }
   // live_ and every copy: as of `position`, which holds the first `kept_calls` calls
   void rewind_to(std::int64_t position, std::int64_t kept_calls);
+  // A failover's or failback's data: the replica's copy (what the last sync gave it), after
+  // which disk and replica hold everything; the calls it kept.
+  std::int64_t serve_replica_copy();
   void forget_unreachable();              // bounds the undo log to what a copy may need
 
   WorldOptions options_;

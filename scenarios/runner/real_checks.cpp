@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
+#include <span>
 
 #include "core/args.h"
 #include "core/epoch.h"
@@ -49,23 +50,28 @@ RealChecks::BeforeCall RealChecks::before_call(const Call& call) {
   before.verb = upper(call.argv.empty() ? "" : call.argv[0]);
   if (session_.digest_allowed()) before.digest = session_.digest();
   if (before.verb == "EMQ.STALLED.CHECK") before_sweep(call.argv, before);
-  if (before.verb == "DEL" || before.verb == "SET") {
-    // a set key taken away by hand: its members' rows are left behind (the sim's ledger
-    // stops following those jobs too)
-    for (std::size_t i = 1; i < (before.verb == "SET" ? std::min<std::size_t>(call.argv.size(), 2) : call.argv.size());
-         ++i) {
-      for (const std::string& q : keys_.queues) {
-        const QueueKeys keys(q);
-        for (const std::string_view set : {keys.pending(), keys.active(), keys.done(), keys.dead()}) {
-          if (call.argv[i] != set) continue;
-          if (auto ids = session_.members(set)) {
-            for (std::string& id : *ids) before.unset.emplace_back(q, std::move(id));
-          }
+  // a set key taken away by hand: its members' rows are left behind (the sim's ledger
+  // stops following those jobs too)
+  for (const std::string& key : keys_replaced(call)) {
+    for (const std::string& q : keys_.queues) {
+      const QueueKeys keys(q);
+      for (const std::string_view set : {keys.pending(), keys.active(), keys.done(), keys.dead()}) {
+        if (key != set) continue;
+        if (auto ids = session_.members(set)) {
+          for (std::string& id : *ids) before.unset.emplace_back(q, std::move(id));
         }
       }
     }
   }
   return before;
+}
+
+// The keys a plain DEL deletes or a SET overwrites with a string (none for other calls).
+std::span<const std::string> RealChecks::keys_replaced(const Call& call) {
+  const std::string verb = upper(call.argv.empty() ? "" : call.argv[0]);
+  if (verb == "DEL") return std::span(call.argv).subspan(1);
+  if (verb == "SET" && call.argv.size() > 1) return std::span(call.argv).subspan(1, 1);
+  return {};
 }
 
 void RealChecks::after_call(const Call& call, const BeforeCall& before, const Reply& raw, const Reply& reply) {
@@ -148,16 +154,14 @@ void RealChecks::judge_sweep(const BeforeCall& before, const Reply& reply) {
 }
 
 void RealChecks::track_ghosts(const Call& call, const Reply& reply) {
-  const std::string verb = upper(call.argv[0]);
-  if (verb == "DEL" || verb == "SET") {  // SET of a row key leaves a string there: a ghost too
-    const std::size_t end = verb == "SET" ? std::min<std::size_t>(call.argv.size(), 2) : call.argv.size();
-    for (std::size_t i = 1; i < end; ++i) {
-      for (const std::string& q : keys_.queues) {
-        const std::string prefix = QueueKeys(q).row("");
-        if (call.argv[i].starts_with(prefix)) ghost({q, call.argv[i].substr(prefix.size())}, true);
-      }
+  // SET of a row key leaves a string there: a ghost too
+  for (const std::string& key : keys_replaced(call)) {
+    for (const std::string& q : keys_.queues) {
+      const std::string prefix = QueueKeys(q).row("");
+      if (key.starts_with(prefix)) ghost({q, key.substr(prefix.size())}, true);
     }
-  } else if (verb == "EMQ.ADD" && call.argv.size() > 2 && reply == Reply::integer(1)) {
+  }
+  if (upper(call.argv[0]) == "EMQ.ADD" && call.argv.size() > 2 && reply == Reply::integer(1)) {
     ghost({call.argv[1], call.argv[2]}, false);
   }
 }

@@ -12,6 +12,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -104,6 +105,7 @@ class RealChecks {
   };
   std::vector<GhostChange> ghost_log_;
   void ghost(std::pair<std::string, std::string> id, bool is_ghost);
+  static std::span<const std::string> keys_replaced(const Call& call);
   std::vector<properties::Violation> violations_;
   std::map<std::string, std::int64_t> judged_;
   std::map<std::string, std::vector<std::string>> unjudged_;
