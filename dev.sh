@@ -7,15 +7,19 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 
-PACKAGES=(cmake ninja-build g++ librapidcheck-dev libgtest-dev libboost-graph-dev parallel libxml2-utils
-          libhiredis-dev redis-server graphviz nlohmann-json3-dev libcli11-dev
-          libssl-dev zlib1g-dev libgoogle-perftools-dev chromium liblua5.1-0-dev)
+# What configuring and building trafikey-sim needs, and `dot` for the report's state graph.
+PACKAGES=(cmake ninja-build g++ librapidcheck-dev libgtest-dev libboost-graph-dev
+          libhiredis-dev graphviz nlohmann-json3-dev libcli11-dev
+          libssl-dev zlib1g-dev libgoogle-perftools-dev liblua5.1-0-dev)
+# What only the tests run: the real server, a fleet of shards, the JUnit schema check and
+# the report as a browser draws it. `./dev.sh main` does not install these.
+TEST_PACKAGES=(redis-server parallel libxml2-utils chromium)
 
 usage() { sed -n '2,6p' "$0" | sed 's/^# \{0,1\}//'; }
 
-install_missing() {
+install_missing() {  # install_missing PACKAGE...: those of them not yet installed
   local missing=() p
-  for p in "${PACKAGES[@]}"; do
+  for p in "$@"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
   done
   ((${#missing[@]})) || return 0
@@ -35,7 +39,7 @@ build() {  # build PRESET [TARGET...]: every target, or only those named
 
 case "${1:-}" in
   main)
-    install_missing
+    install_missing "${PACKAGES[@]}"
     # The main job runs trafikey-sim alone (it writes the report too): nothing else is
     # built, neither the mutants nor the test programs (./dev.sh test builds those).
     build default trafikey-sim
@@ -44,7 +48,7 @@ case "${1:-}" in
       --out out/campaign --report out/campaign/report.html
     ;;
   test)
-    install_missing
+    install_missing "${PACKAGES[@]}" "${TEST_PACKAGES[@]}"
     build default
     ctest --preset default
     build asan
@@ -54,7 +58,7 @@ case "${1:-}" in
     build default
     ;;
   deps)
-    install_missing
+    install_missing "${PACKAGES[@]}" "${TEST_PACKAGES[@]}"
     ;;
   -h|--help|help)
     usage

@@ -217,6 +217,13 @@ void RealServer::start() {
 }
 
 void RealServer::spawn_and_wait() {
+  // A missing module would otherwise show as a server that never answers (it exits at
+  // --loadmodule): name the file, and the target that builds it (trafikey-sim alone, as
+  // `./dev.sh main` builds it, does not build trafikey.so).
+  if (!config_.module_path.empty() && !std::filesystem::is_regular_file(config_.module_path)) {
+    throw std::runtime_error("real_server: module " + config_.module_path +
+                             " is not a file (build it: cmake --build --preset default --target trafikey)");
+  }
   for (int attempt = 0; attempt < start_attempts; ++attempt) {
     port_ = pick_free_port();
     std::vector<std::string> args{binary_,
