@@ -291,7 +291,7 @@ SkipHelp skip_help() {
               " steps are skipped and listed. The scenario's keys are deleted first",
           "A valkey-server/redis-server binary the runner starts per file (module loaded, AOF on) and "
           "restarts for 'restart' (under everysec or snapshot losing exactly the writes the sim loses); "
-          "times become real waits. Files with " + listed(on_started) + " steps are skipped" +
+          "its clock reads the sim's time at every step (no real waits). Files with " + listed(on_started) + " steps are skipped" +
               (besides(lossy, on_started).empty()
                    ? std::string()
                    : ", and under everysec or snapshot persistence with " + listed(besides(lossy, on_started))),

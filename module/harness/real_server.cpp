@@ -238,7 +238,8 @@ void RealServer::spawn_and_wait() {
                                   "--logfile", (dir_ / "server.log").string()};
     if (!config_.module_path.empty()) {
       args.push_back("--loadmodule");
-      args.push_back(config_.module_path);
+      // absolute: the server may not resolve a path relative to our directory as we do
+      args.push_back(std::filesystem::absolute(config_.module_path).string());
     }
     args.insert(args.end(), config_.extra_args.begin(), config_.extra_args.end());
     std::vector<char*> argv;
@@ -393,6 +394,46 @@ void RealServer::reap(std::chrono::milliseconds grace) {
   while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
   }
   pid_ = -1;
+}
+
+std::vector<std::string> acl_rules_writing_all_but(std::string_view key) {
+  // ACL SETUSER refuses a rule with a whitespace byte in it (isspace: \t \n \v \f \r and
+  // space). stringmatchlen (util.c): a backslash makes the next byte literal, inside a class
+  // and out.
+  auto is_space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+  // A prefix of the key, as a pattern: a whitespace byte becomes `?` (any byte: a pattern
+  // that matches more keys than the key's own prefix still never matches the key itself,
+  // whose byte at the next place each rule below excludes, or whose length it exceeds).
+  auto prefix = [&](std::string_view text) {
+    std::string out;
+    for (const char c : text) {
+      if (is_space(c)) {
+        out += '?';
+        continue;
+      }
+      if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\' || c == '^' || c == '-') out += '\\';
+      out += c;
+    }
+    return out;
+  };
+  // Classes of every byte but `c`; for a whitespace `c`, ranges whose ends are not
+  // whitespace (the other whitespace bytes of \t..\r, and NUL, are then left out: a key
+  // that differs from the denied one there alone is denied too). A range never crosses
+  // from \x7f to \x80: the matcher compares a plain `char`, signed on some machines and
+  // unsigned on others.
+  auto all_but = [&](char c) -> std::vector<std::string> {
+    if (c == ' ') return {"[\x01-\x1f]", "[!-\x7f]", "[\x80-\xff]"};
+    if (is_space(c)) return {"[\x01-\x08]", "[\x0e-\x7f]", "[\x80-\xff]"};
+    return {"[^" + prefix(std::string_view(&c, 1)) + "]"};
+  };
+  std::vector<std::string> rules{"%R~*"};
+  for (std::size_t i = 0; i < key.size(); ++i) {
+    const std::string head = prefix(key.substr(0, i));
+    if (i > 0) rules.push_back("%W~" + head);  // a proper prefix
+    for (const std::string& other : all_but(key[i])) rules.push_back("%W~" + head + other + "*");  // another byte here
+  }
+  rules.push_back("%W~" + prefix(key) + "?*");  // longer
+  return rules;
 }
 
 std::string info_field(std::string_view text, std::string_view field) {

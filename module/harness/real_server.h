@@ -37,6 +37,16 @@ namespace trafikey::real {
 // "field:value" of an INFO reply's text: the value, empty when the field is absent.
 std::string info_field(std::string_view info_text, std::string_view field);
 
+// The key rules of an ACL user (ACL SETUSER's words) that may read every key and write
+// every key but `key`: `%R~*`, then `%W~` patterns that between them match every other
+// name (each proper prefix of it, each prefix followed by any other byte, and it followed
+// by more), with glob's special characters escaped. ACL SETUSER takes no whitespace in a
+// rule, so where the key has a whitespace byte the rules cannot tell another whitespace
+// byte (or NUL) there from it: such a key is denied too, and so is the empty key name. A
+// glob cannot say "all but one" any shorter, and the server's own matcher decides, as it
+// does for any ACL.
+std::vector<std::string> acl_rules_writing_all_but(std::string_view key);
+
 // $TRAFIKEY_SERVER_BIN, else valkey-server on PATH, else redis-server on PATH; empty when
 // none is found.
 std::string find_server_binary();

@@ -61,5 +61,40 @@ TEST(ModuleAcl, a_read_only_user_gets_noperm_from_every_writer_and_nothing_chang
   EXPECT_NE(digest(admin), before);
 }
 
+// The ACL the scenario runner's `deny KEY` sets (real_server.h acl_rules_writing_all_but):
+// the server's own matcher lets the user write every key but KEY, the ones that share a
+// prefix with it, extend it or hold glob's special characters included, and read them all.
+TEST(ModuleAcl, the_rules_writing_all_but_one_key_deny_that_key_alone) {
+  RealServer server(with_module());
+  auto admin = server.connect();
+  for (const std::string denied : {"emq:{q}:job:j1", "a*b?[c]\\^-d", "x", "q long\tqueue\x80\xff"}) {
+    SCOPED_TRACE(denied);
+    std::vector<std::string> setuser{"ACL", "SETUSER", "one", "reset", "on", "nopass", "+@all"};
+    for (std::string& rule : acl_rules_writing_all_but(denied)) setuser.push_back(std::move(rule));
+    ASSERT_EQ(show(admin.call(setuser)), "+OK");
+    auto may = [&](const std::string& command, const std::string& key) {
+      const std::vector<std::string> args = command == "SET" ? std::vector<std::string>{"SET", key, "v"}
+                                                             : std::vector<std::string>{"GET", key};
+      std::vector<std::string> dryrun{"ACL", "DRYRUN", "one"};
+      dryrun.insert(dryrun.end(), args.begin(), args.end());
+      return show(admin.call(dryrun)) == "+OK";
+    };
+    EXPECT_FALSE(may("SET", denied));
+    EXPECT_TRUE(may("GET", denied));
+    const std::vector<std::string> others{denied.substr(0, denied.size() - 1),
+                                          denied.substr(0, 1),
+                                          denied + "1",
+                                          denied + denied,
+                                          "z" + denied,
+                                          denied.substr(0, denied.size() - 1) + "?",
+                                          "emq:{q}:job:j2",
+                                          "emq:{q}:active"};
+    for (const std::string& other : others) {
+      if (other == denied || other.empty()) continue;
+      EXPECT_TRUE(may("SET", other)) << other;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace trafikey::real::test

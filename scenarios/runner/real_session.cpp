@@ -59,7 +59,8 @@ RealSession::~RealSession() { stop(); }
 std::vector<RealSession::Process> RealSession::start() {
   if (target_.starts_server()) {
     config_.binary = target_.server_bin;
-    config_.module_path = target_.module_path;
+    // absolute: MODULE LOAD (reload) resolves a relative path from the server's directory
+    if (!target_.module_path.empty()) config_.module_path = std::filesystem::absolute(target_.module_path).string();
     switch (persistence_) {
       case Persistence::always: config_.extra_args = {"--appendfsync", "always"}; break;
       // The sim loses the writes since its last sync; the runner makes the server lose
@@ -183,7 +184,40 @@ RealSession::Process RealSession::opened(int port, std::size_t incarnation) {
   p.incarnation = incarnation;
   p.run_id = real::info_field(admin_call_at(port, {"INFO", "server"}).text(), "run_id");
   p.epoch = admin_call_at(port, {"EMQ.EPOCH"});
+  if (serves_as_replica_ || !denied_key_.empty()) take_role_and_access(port);
   return p;
+}
+
+void RealSession::set_replica(bool replica) {
+  if (!server_) throw std::runtime_error("replica and primary need --server-bin (and no --cluster)");
+  serves_as_replica_ = replica;
+  take_role_and_access(home_port());
+}
+
+void RealSession::deny_writes(const std::string& key) {
+  if (!server_) throw std::runtime_error("deny and allow need --server-bin (and no --cluster)");
+  denied_key_ = key;
+  take_role_and_access(home_port());
+}
+
+void RealSession::take_role_and_access(int port) {
+  auto must = [&](const std::vector<std::string>& argv) {
+    const Reply r = admin_call_at(port, argv);
+    if (r.is_error()) throw std::runtime_error(argv[0] + " " + argv[1] + " answered " + r.text());
+  };
+  if (serves_as_replica_) {
+    must({"CONFIG", "SET", "replica-read-only", "no"});
+    must({"REPLICAOF", "127.0.0.1", "1"});
+  } else {
+    must({"REPLICAOF", "NO", "ONE"});
+  }
+  std::vector<std::string> acl{"ACL", "SETUSER", "default", "resetkeys"};
+  if (denied_key_.empty()) {
+    acl.push_back("~*");
+  } else {
+    for (std::string& rule : real::acl_rules_writing_all_but(denied_key_)) acl.push_back(std::move(rule));
+  }
+  must(acl);
 }
 
 void RealSession::admit(const Process& process) {

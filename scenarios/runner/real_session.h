@@ -89,6 +89,19 @@ class RealSession {
   // replica holds the primary's stream up to its last sync (world.h).
   void sync_replica();
 
+  // `replica` / `primary` (--server-bin, no cluster): the server becomes a replica of a
+  // port no one answers (127.0.0.1:1: privileged, never a server's the harness starts), with
+  // replica-read-only off so that a writing verb reaches the module's own fence (EMQ §6,
+  // READONLY EMQ) as on the sim; it keeps its dataset, since no primary ever sends one.
+  // `primary`: REPLICAOF NO ONE. The sim's role is the server's, not its process's: every
+  // process that serves after it (restart, failover, failback) takes it too.
+  void set_replica(bool replica);
+  // `deny KEY` / `allow` (--server-bin, no cluster): the default user (every client's, the
+  // admin's too, which only reads meanwhile) may read every key and write every key but KEY
+  // (real::acl_rules_writing_all_but); an empty KEY gives it every key again. Held across
+  // processes as set_replica's role is.
+  void deny_writes(const std::string& key);
+
   // --server-bin: the server's wall clock reads `server_ms` (ms since the Unix epoch) and
   // stays there until the next hold. A no-op for --server (its clock is its own).
   void hold_clock(std::int64_t server_ms);
@@ -150,6 +163,7 @@ class RealSession {
   Reply admin_call_at(int port, const std::vector<std::string>& argv);
   Reply reload_at(int port);
   Reply module_reload_at(int port);  // MODULE UNLOAD trafikey, MODULE LOAD it again
+  void take_role_and_access(int port);  // the role and ACL set_replica / deny_writes set
 
   const RealTarget& target_;
   Persistence persistence_;
@@ -177,6 +191,8 @@ class RealSession {
   // (client name, port) -> connection; the admin's client name is "".
   std::map<std::pair<std::string, int>, real::ServerConnection> connections_;
   bool digest_allowed_ = false;
+  bool serves_as_replica_ = false;  // set_replica
+  std::string denied_key_;          // deny_writes; empty: every key writable
 };
 
 }  // namespace trafikey::scenario

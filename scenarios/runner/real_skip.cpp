@@ -27,6 +27,15 @@ std::string real_skip_reason(const Scenario& scenario, const RealTarget& target)
              ": not on a cluster (--cluster): the runner restarts, fails over and sets the clock of a lone server "
              "only (module.Cluster.* covers a cluster failover)";
     }
+    // a replica of a dead port and an ACL of the default user: on a lone server the runner
+    // starts (a cluster's nodes refuse REPLICAOF; a running server is not the runner's to demote)
+    if (std::holds_alternative<ReplicaRole>(step.action) || std::holds_alternative<WriteDenied>(step.action)) {
+      if (!target.starts_server() || target.cluster_primaries > 0) {
+        return write_action(step.action) + " at line " + std::to_string(step.line) +
+               ": the runner can do it only to a lone server it starts (--server-bin, no --cluster)";
+      }
+      continue;
+    }
     const bool clock = std::holds_alternative<ClockStep>(step.action) || std::holds_alternative<Drift>(step.action);
     // reload is DEBUG RELOAD, which only the servers the runner starts allow
     if (std::holds_alternative<Failover>(step.action) || std::holds_alternative<Failback>(step.action) ||

@@ -198,12 +198,16 @@ class RealRunner {
     if (r.is_error()) return failed("OK from DEBUG RELOAD", r.text());
     return std::nullopt;
   }
-  // `replica` / `primary`: sim-only (real_skip_reason skips the file before it runs)
+  // `replica` / `primary`: a replica of a port no one answers, or a primary again
+  // (RealSession::set_replica)
   Failure act(const ReplicaRole& role, RunResult&) {
-    return failed("a step the real runner takes", write_action(role));
+    session_.set_replica(role.replica);
+    return std::nullopt;
   }
-  Failure act(const WriteDenied& denied, RunResult&) {  // sim-only too
-    return failed("a step the real runner takes", write_action(denied));
+  // `deny KEY` / `allow`: the default user's ACL (RealSession::deny_writes)
+  Failure act(const WriteDenied& denied, RunResult&) {
+    session_.deny_writes(denied.key);
+    return std::nullopt;
   }
   Failure act(const ClockStep& clock, RunResult&) {
     server_clock_.step(step_->time_ms, clock.delta_ms);

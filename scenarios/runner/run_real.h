@@ -53,9 +53,13 @@
 //              restarted server or promoted replica reads the same clock. Leases, sweeps and
 //              time scores then come out as the sim's, which lets the differential check
 //              compare scores too (RunResult::clocks_agree).
-//   epoch ..., replica, primary, deny, allow   sim only (scenario.h sim_only), on every
-//              target: nothing makes a real run_id read fail, and the runner neither
-//              demotes a server nor sets a user's ACL.
+//   replica, primary   --server-bin only, no cluster: REPLICAOF toward a port no one
+//              answers, with replica-read-only off (the module's own fence answers, as on
+//              the sim), then REPLICAOF NO ONE (RealSession::set_replica).
+//   deny KEY, allow    --server-bin only, no cluster: the default user's ACL may write
+//              every key but KEY (RealSession::deny_writes).
+//   epoch fail, epoch malformed   sim only (scenario.h sim_only), on every target: nothing
+//              makes a real run_id read fail.
 // Times are real waits: step `at T` runs once T ms have passed on a
 // steady clock since the scenario started (the server started and answered); the server's
 // wall clock, with --server-bin, is the sim's (above), with --server its own. Each client
@@ -101,7 +105,7 @@ struct RealTarget {
   std::string host;          // --server: a running server (port > 0)
   int port = 0;
   std::string server_bin;    // --server-bin: the runner starts this binary
-  std::string module_path;   // trafikey.so for --server-bin (absolute)
+  std::string module_path;   // trafikey.so for --server-bin (relative to the working directory, or absolute)
   std::size_t cluster_primaries = 0;  // --cluster N (with --server-bin): a loopback cluster
 
   bool starts_server() const { return !server_bin.empty(); }

@@ -21,7 +21,7 @@ file(WRITE ${WORK}/unterminated.scn "${head}at 0 a: EMQ.ADD q j1 \"hello => 1\n"
 expect("help" 0 "" "Run scenario files.*FILE TEXT ... REQUIRED" scenario --help)
 # The real targets' help names every step each skips (built from scenario::skipped_steps).
 expect("help names the skipped steps" 0 ""
-       "files with restart, failover, failback, reload, replica, primary, deny, allow, clock, drift or epoch steps are skipped.*losing exactly the writes the sim loses.*Files with replica, primary, deny, allow or epoch steps are skipped\n.*files with restart, failover, failback, clock or drift are skipped too"
+       "files with restart, failover, failback, reload, replica, primary, deny, allow, clock, drift or epoch steps are skipped.*losing exactly the writes the sim loses.*Files with epoch steps are skipped\n.*files with restart, failover, failback, replica, primary, deny, allow, clock or drift are skipped too"
        scenario --help)
 expect("one passing file" 0 "1 passed, 0 failed, 0 skipped" "passed  pass.scn" scenario pass.scn)
 expect("a failing expectation" 1 "1 passed, 1 failed, 0 skipped"

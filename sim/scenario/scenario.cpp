@@ -29,12 +29,11 @@ std::optional<SetName> parse_set_name(std::string_view name) {
 }
 
 bool sim_only(const Step& step) {
-  // (a real server could be made a replica of a dead address; the runner does not yet).
   // `epoch RUN_ID` only names the sim's next run_id, which a real runner maps its own to;
-  // a failed or malformed read is the sim's alone.
+  // a failed or malformed read is the sim's alone. (`replica` and `deny` a real server
+  // the runner starts takes: a replica of a dead port, an ACL.)
   const auto* epoch = std::get_if<EpochFault>(&step.action);
-  return (epoch && epoch->kind != EpochFault::Kind::run_id) || std::holds_alternative<ReplicaRole>(step.action) ||
-         std::holds_alternative<WriteDenied>(step.action);
+  return epoch && epoch->kind != EpochFault::Kind::run_id;
 }
 
 bool real_capable(const Scenario& scenario) {

@@ -161,10 +161,9 @@ struct Scenario {
 
 // Steps a real server cannot do (SCENARIO.md's table): the epoch faults (nothing makes a
 // real server's run_id read fail; `epoch RUN_ID`, which only names the sim's next run_id,
-// a real runner takes) and, for now, replica/primary and deny/allow (the
-// runner neither demotes a server nor sets a user's ACL). A file with any of them is skipped on a real server.
-// Failover, reload, clock, drift and lose a real server can do when the runner started it
-// (scenarios/runner/run_real.h has the rest of the skip rules).
+// a real runner takes). A file with any of them is skipped on a real server. Failover,
+// reload, clock, drift, replica/primary and deny/allow a real server can do when the runner
+// started it (scenarios/runner/run_real.h has the rest of the skip rules).
 bool sim_only(const Step& step);
 // True when no step is sim-only.
 bool real_capable(const Scenario& scenario);
