@@ -33,12 +33,13 @@ std::string upper(std::string s) {
 }
 
 // The steps the minimizer works on: the actions, replies unchecked (later replies change
-// as steps go), lines forgotten.
+// as steps go). Each keeps its line (Step's == ignores it): a test of the same failure may
+// name the step it fails at by the line it came from (minimize_steps).
 Steps actions_of(const scn::Scenario& scenario) {
   Steps out;
   for (const scn::Step& step : scenario.steps) {
     if (!is_action(step)) continue;
-    scn::Step s{step.time_ms, 0, step.action};
+    scn::Step s{step.time_ms, step.line, step.action};
     if (auto* call = std::get_if<scn::Call>(&s.action)) call->expect.reset();
     out.push_back(std::move(s));
   }
@@ -126,35 +127,34 @@ std::optional<std::vector<std::string>> native_of(const std::vector<std::string>
 
 class Minimizer {
  public:
-  Minimizer(const scn::Options& options, std::string invariant, std::vector<std::string> required,
-            const MinimizeOptions& opts)
-      : options_(options), invariant_(std::move(invariant)), required_(std::move(required)), opts_(opts) {}
+  Minimizer(const scn::Options& options, SameFailure same, const MinimizeOptions& opts)
+      : options_(options), same_(std::move(same)), opts_(opts) {}
 
-  // Whether `candidate` is still the same failure (same_failure: the invariant first, and
-  // every one of required_ at that call); when it is, it becomes the current steps, cut
-  // after the step at which it broke.
+  // Whether `candidate` is still the same failure (same_); when it is, it becomes the
+  // current steps, cut after the step at which it failed.
   bool accept(const Steps& candidate, const char* pass) {
     if (out_of_budget()) return false;  // empty too: a failure at the first start needs no step
     ++replays_;
-    scn::Scenario s{"", options_, candidate};
-    const Verdict v = replay_unchecked(s);
-    const bool kept = same_failure(v, invariant_, required_);
-    if (kept) {
+    const std::optional<std::size_t> ran = same_(scn::Scenario{"", options_, candidate});
+    if (ran) {
+      ++accepted_;
       steps_ = candidate;
-      if (v.steps_run < steps_.size()) steps_.resize(v.steps_run);
+      if (*ran < steps_.size()) steps_.resize(*ran);
     }
     if (opts_.progress) opts_.progress(replays_, steps_.size(), pass);
-    return kept;
+    return ran.has_value();
   }
 
   bool out_of_budget() const { return replays_ >= opts_.replay_budget; }
   int replays() const { return replays_; }
+  int accepted() const { return accepted_; }
   Steps& steps() { return steps_; }
   void set_steps(Steps steps) { steps_ = std::move(steps); }
 
   // Every CLAIM that got nothing (`replies`: the calls' replies in the current steps), and
   // every fault step equal to the one before it, dropped at once.
   void drop_idle(const std::vector<Reply>& replies) {
+    if (replies.size() < static_cast<std::size_t>(calls_in(steps_))) return;  // replies not known
     Steps kept;
     std::size_t call = 0;
     for (std::size_t i = 0; i < steps_.size(); ++i) {
@@ -347,14 +347,60 @@ class Minimizer {
   }
 
   scn::Options options_;
-  std::string invariant_;
-  std::vector<std::string> required_;  // broken at the first failing call, with invariant_
+  SameFailure same_;
   const MinimizeOptions& opts_;
   Steps steps_;
   int replays_ = 0;
+  int accepted_ = 0;
 };
 
+// Every pass, in order, from `cut` (the failing steps up to the one that failed; `replies`
+// its calls' replies, for the idle pass). Returns whether every pass ran to its end within
+// the budget.
+bool run_passes(Minimizer& m, Steps cut, const std::vector<Reply>& replies) {
+  m.set_steps(std::move(cut));
+  m.drop_idle(replies);
+  m.drop_actors();
+  m.ddmin();
+  if (m.natives()) m.ddmin();
+  m.numbers();
+  m.singles();
+  for (int round = 0; round < 4 && m.times(); ++round) {
+    if (!m.singles()) break;
+  }
+  while (!m.out_of_budget() && m.pairs()) m.singles();
+  if (m.out_of_budget()) return false;
+  m.singles();  // times() may have made a step redundant
+  return !m.out_of_budget();
+}
+
+// The first `steps_run` steps, and the replies of the calls among them.
+Steps cut_after(const Steps& steps, std::size_t steps_run, std::vector<Reply>& replies) {
+  Steps cut(steps.begin(), steps.begin() + static_cast<std::ptrdiff_t>(std::min(steps_run, steps.size())));
+  const auto cut_calls = std::min(replies.size(), static_cast<std::size_t>(calls_in(cut)));
+  replies.erase(replies.begin() + static_cast<std::ptrdiff_t>(cut_calls), replies.end());
+  return cut;
+}
+
 }  // namespace
+
+MinimalSteps minimize_steps(const scenario::Scenario& failing, const SameFailure& same, std::vector<Reply> replies,
+                            const MinimizeOptions& options) {
+  MinimalSteps out;
+  const Steps original = actions_of(failing);
+  const std::optional<std::size_t> ran = same(scn::Scenario{"", failing.options, original});
+  if (!ran) {
+    out.error = "its steps do not fail so to begin with";
+    return out;
+  }
+  Minimizer m(failing.options, same, options);
+  out.one_minimal = run_passes(m, cut_after(original, *ran, replies), replies);
+  out.replays = m.replays() + 1;
+  out.accepted = m.accepted();
+  out.steps = m.steps();
+  out.failing = true;
+  return out;
+}
 
 std::optional<std::string> first_broken_invariant(const scenario::Scenario& scenario, std::size_t* steps_run) {
   scn::Scenario actions{scenario.title, scenario.options, actions_of(scenario)};
@@ -367,6 +413,15 @@ bool breaks_the_same(const scenario::Scenario& scenario, const std::string& inva
                      const std::vector<std::string>& required) {
   scn::Scenario actions{scenario.title, scenario.options, actions_of(scenario)};
   return same_failure(replay_unchecked(actions), invariant, required);
+}
+
+std::optional<ExportedScenario> record_scenario(const scenario::Scenario& draft, const std::string& file_name,
+                                                std::string* history, std::string* why) {
+  ScenarioReplay recording(draft, file_name, true);
+  (void)recording.run();
+  const sim::History& recorded = recording.world().history();
+  if (history) *history = recorded.text();
+  return export_scenario(recorded.header_json(), recorded.events(), recording.checker().violations(), why);
 }
 
 Minimized minimize_scenario(const scenario::Scenario& failing, const MinimizeOptions& options) {
@@ -391,24 +446,12 @@ Minimized minimize_scenario(const scenario::Scenario& failing, const MinimizeOpt
   // failure, as a row removed that makes the CLAIM after it meet a half-written job).
   out.required = first.at_call;
 
-  Minimizer m(failing.options, out.invariant, out.required, options);
-  Steps cut(original.begin(), original.begin() + static_cast<std::ptrdiff_t>(std::min(first.steps_run, original.size())));
-  const auto cut_calls = std::min(replies.size(), static_cast<std::size_t>(calls_in(cut)));
-  replies.erase(replies.begin() + static_cast<std::ptrdiff_t>(cut_calls), replies.end());
-  m.set_steps(cut);
-  m.drop_idle(replies);
-  m.drop_actors();
-  m.ddmin();
-  if (m.natives()) m.ddmin();
-  m.numbers();
-  m.singles();
-  for (int round = 0; round < 4 && m.times(); ++round) {
-    if (!m.singles()) break;
-  }
-  while (!m.out_of_budget() && m.pairs()) m.singles();
-  out.one_minimal = !m.out_of_budget();
-  if (out.one_minimal) m.singles();  // times() may have made a step redundant
-  out.one_minimal = !m.out_of_budget();
+  const SameFailure same = [invariant = out.invariant, required = out.required](const scn::Scenario& s) {
+    const Verdict v = replay_unchecked(s);
+    return same_failure(v, invariant, required) ? std::optional<std::size_t>(v.steps_run) : std::nullopt;
+  };
+  Minimizer m(failing.options, same, options);
+  out.one_minimal = run_passes(m, cut_after(original, first.steps_run, replies), replies);
   out.replays = m.replays();
 
   // Re-record: replay the minimal steps with the history kept, write it as a scenario
@@ -416,11 +459,8 @@ Minimized minimize_scenario(const scenario::Scenario& failing, const MinimizeOpt
   const Steps& minimal = m.steps();
   scn::Scenario draft{failing.title, failing.options, minimal};
   draft.steps.push_back({minimal.empty() ? 0 : minimal.back().time_ms, 0, scn::CheckInvariants{}});
-  ScenarioReplay recording(draft, options.file_name, true);
-  (void)recording.run();
   std::string why;
-  const sim::History& recorded = recording.world().history();
-  auto exported = export_scenario(recorded.header_json(), recorded.events(), recording.checker().violations(), &why);
+  auto exported = record_scenario(draft, options.file_name, nullptr, &why);
   if (!exported) {
     out.error = "the minimal steps do not write back as a scenario: " + why;
     return out;

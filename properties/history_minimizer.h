@@ -35,6 +35,7 @@
 
 #include "properties/checker.h"
 #include "properties/failure_file_names.h"
+#include "properties/scenario_export.h"
 #include "sim/scenario/scenario.h"
 
 namespace trafikey::properties {
@@ -76,6 +77,35 @@ bool breaks_the_same(const scenario::Scenario& scenario, const std::string& inva
                      const std::vector<std::string>& required);
 
 Minimized minimize_scenario(const scenario::Scenario& failing, const MinimizeOptions& options);
+
+// A test of "still the same failure" for any failure: how many action steps of the
+// candidate ran up to it, the failing one included (the rest is cut), or nullopt when the
+// candidate does not fail so. The candidate's steps keep the lines they had in the input
+// (steps built in code: 0), so a test may name the step it fails at by its line.
+using SameFailure = std::function<std::optional<std::size_t>(const scenario::Scenario&)>;
+
+struct MinimalSteps {
+  bool failing = false;  // the input failed so to begin with
+  std::string error;     // when !failing: why
+  std::vector<scenario::Step> steps;  // the minimal action steps (check steps never kept)
+  int replays = 0;       // tests made, the input's own included
+  int accepted = 0;      // candidates kept
+  bool one_minimal = false;  // every pass ran to its end within options.replay_budget
+};
+
+// The same passes as minimize_scenario with another test of the same failure: a
+// divergence between the sim and a real server (scenarios/runner/minimize_divergence.h).
+// `replies`: those of the input's calls, in order (for the pass that drops CLAIMs that got
+// nothing; empty: no such pass). The steps are not re-recorded: record_scenario does that.
+MinimalSteps minimize_steps(const scenario::Scenario& failing, const SameFailure& same, std::vector<Reply> replies,
+                            const MinimizeOptions& options);
+
+// `draft` replayed on the sim with its history kept, and written back as a scenario with
+// every reply spelled out, cut after its first violation when it breaks one (what the
+// minimizers write); `history` (may be null) gets the replay's history. nullopt and `why`
+// when it does not write back.
+std::optional<ExportedScenario> record_scenario(const scenario::Scenario& draft, const std::string& file_name,
+                                                std::string* history, std::string* why);
 
 // A history (a generated run's or a scenario run's, history.h) exported as a scenario
 // (scenario_export.h), then minimized. !failing with `error` when it does not export.
