@@ -52,6 +52,7 @@ struct CampaignArgs {
   bool differential = false;  // each run on the sim and on a real server (campaign_differential.h)
   std::string server_bin;
   std::string module_path;
+  int shrink_budget = 1000;
 };
 
 // "I/N" with 0 <= I < N; nullopt otherwise.
@@ -311,12 +312,16 @@ void add_campaign(CLI::App& app) {
                 "Run each generated run on the sim and, as the same steps, on a real server with the module "
                 "that the command starts for it (--server-bin); every reply and the final keyspace must agree "
                 "(sim.differential) and the real run's checks hold. Faults the real runner cannot do are left "
-                "out of the plan space, by name; writes OUT/differential.json and, on a failure, OUT/failure.scn "
-                "with the command that reproduces it");
+                "out of the plan space, by name; writes OUT/campaign.json and OUT/differential.json and, on a "
+                "failure, the divergence minimized as OUT/failure.scn with the command that reproduces it");
   cmd->add_option("--server-bin", args->server_bin,
                   "With --differential: the valkey-server or redis-server binary to start, one per run");
   cmd->add_option("--module", args->module_path,
                   "With --differential: trafikey.so (default: the one built with this binary)");
+  cmd->add_option("--shrink-budget", args->shrink_budget,
+                  "With --differential: how many candidate runs (each on a fresh server) the minimizer of a "
+                  "divergence may try (default 1000; 0: write the failing run unminimized)")
+      ->check(CLI::Range(0, 1000000));
   cmd->callback([args, cmd] {
     const auto started_at = std::chrono::steady_clock::now();
     std::optional<std::pair<int, int>> shard;
@@ -335,13 +340,14 @@ void add_campaign(CLI::App& app) {
         return;
       }
     }
-    if (!args->differential && (!args->server_bin.empty() || !args->module_path.empty())) {
-      std::cerr << "trafikey-sim campaign: --server-bin and --module go with --differential\n";
+    if (!args->differential && (!args->server_bin.empty() || !args->module_path.empty() ||
+                                cmd->count("--shrink-budget") > 0)) {
+      std::cerr << "trafikey-sim campaign: --server-bin, --module and --shrink-budget go with --differential\n";
       exit_status() = 2;
       return;
     }
     if (args->differential) {
-      for (const char* flag : {"--time-budget", "--report", "--junit", "--direct", "--determinism-every"}) {
+      for (const char* flag : {"--time-budget", "--direct", "--determinism-every"}) {
         if (cmd->count(flag) > 0) {
           std::cerr << "trafikey-sim campaign: " << flag << ": not with --differential (not built yet)\n";
           exit_status() = 2;
@@ -354,6 +360,11 @@ void add_campaign(CLI::App& app) {
         exit_status() = 2;
         return;
       }
+      if (!args->module_path.empty() && !std::filesystem::is_regular_file(args->module_path)) {
+        std::cerr << "trafikey-sim campaign: --module: " << args->module_path << " is not a file\n";
+        exit_status() = 2;
+        return;
+      }
       DifferentialCampaign d;
       d.runs = args->runs;
       d.seed = args->seed;
@@ -362,7 +373,10 @@ void add_campaign(CLI::App& app) {
       d.out = args->out;
       d.faults = args->faults;
       d.server_bin = args->server_bin;
-      d.module_path = args->module_path.empty() ? TRAFIKEY_MODULE_PATH : args->module_path;
+      d.module_path = args->module_path;
+      d.shrink_budget = args->shrink_budget;
+      d.report = args->report;
+      d.junit = args->junit;
       exit_status() = run_differential_campaign(d);
       return;
     }

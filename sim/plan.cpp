@@ -359,7 +359,6 @@ std::string plan_json(const RunPlan& plan) {
   if (plan.adversarial_calls != 0) w.field("odd_calls").number(std::int64_t{plan.adversarial_calls});
   if (plan.seq_start != 0) w.field("seq_start").number(plan.seq_start);
   if (plan.wire2_workers != 0) w.field("wire2_workers").number(std::int64_t{plan.wire2_workers});
-  if (plan.real_steps_only) w.field("real_steps_only").raw("true");
   w.raw("}");
   return out;
 }
@@ -424,8 +423,7 @@ std::optional<RunPlan> parse_plan(std::string_view json, std::string* error) {
       take_optional(j, "queues", plan.queues, error) &&
       take_optional(j, "odd_calls", plan.adversarial_calls, error) &&
       take_optional(j, "seq_start", plan.seq_start, error) &&
-      take_optional(j, "wire2_workers", plan.wire2_workers, error) &&
-      take_optional(j, "real_steps_only", plan.real_steps_only, error);
+      take_optional(j, "wire2_workers", plan.wire2_workers, error);
   if (!ok) return std::nullopt;
   auto mode = parse_persistence(persistence);
   if (!mode) {

@@ -226,11 +226,6 @@ struct RunPlan {
   // overlaps it) claims by script until an `upgrade` moves it to the native verbs, wire 2.
   // Written to the plan's JSON only when not 0.
   int wire2_workers = 0;
-  // Only steps a real server the scenario runner starts can take (a differential campaign,
-  // issue 33): the adversarial client neither demotes the server nor sets an ACL (its
-  // replica and ACL calls, and setups under an ACL, become calls of its catalogue of bad
-  // calls). Written to the plan's JSON only when true.
-  bool real_steps_only = false;
 
   bool operator==(const RunPlan&) const = default;
   // The simulated time the liveness phase may take to drain every job: a stated bound

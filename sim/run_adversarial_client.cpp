@@ -21,21 +21,14 @@ void Runner::on_adversarial_call() {
   // sets up numbers and names at their edges.
   const bool corruption = world_.prng().chance(250);
   if (corruption || world_.prng().chance(50)) {
-    auto setup = corruption ? draw_corruption_setup(world_.prng(), t) : draw_value_edges(world_.prng(), t);
-    const bool under_acl = std::any_of(setup.begin(), setup.end(), [](const auto& c) { return c[0] == "@DENY"; });
-    if (plan_.real_steps_only && under_acl) {
-      send_as_adversary(draw_adversarial_call(world_.prng(), t));  // RunPlan::real_steps_only
-    } else {
-      send_setup(setup);
-    }
+    send_setup(corruption ? draw_corruption_setup(world_.prng(), t) : draw_value_edges(world_.prng(), t));
     return;
   }
   // One in twenty of the rest is a fleet call sent to a replica, one in five of what remains
-  // a fleet call under an ACL; the others one call of the catalogue of bad calls (those two
-  // too, under RunPlan::real_steps_only).
-  if (world_.prng().chance(50) && !plan_.real_steps_only) {
+  // a fleet call under an ACL; the others one call of the catalogue of bad calls.
+  if (world_.prng().chance(50)) {
     send_to_a_replica(t);
-  } else if (world_.prng().chance(200) && !plan_.real_steps_only) {
+  } else if (world_.prng().chance(200)) {
     send_under_an_acl(t);
   } else {
     send_as_adversary(draw_adversarial_call(world_.prng(), t));
