@@ -22,6 +22,13 @@ std::string write_campaign_junit(const properties::CampaignSummary& s, const std
     reports::JunitCase c;
     c.name = id;
     c.classname = classname;
+    const auto judged = s.judged.find(id);
+    const bool never_judged = judged == s.judged.end() || judged->second == 0;
+    if (never_judged && !(s.failure && s.failure->invariant == id)) {
+      // not a pass: no run of this campaign judged it (a sim campaign has no real server
+      // to compare or replicate to; a differential campaign judges what a real run shows)
+      c.skipped = "not judged by any run of this campaign";
+    }
     if (s.failure && s.failure->invariant == id) {
       const auto& f = *s.failure;
       c.failure = reports::JunitFailure{

@@ -1,5 +1,6 @@
 // A campaign's summary as JUnit XML (campaign --junit, merge --junit): one test case per
-// invariant, the failing one carrying the invariant, its facts and the replay command.
+// invariant, the failing one carrying the invariant, its facts and the replay command, and
+// one that no run judged skipped (never a pass it did not earn).
 #pragma once
 
 #include <string>
