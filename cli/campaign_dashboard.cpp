@@ -43,7 +43,8 @@ reports::CampaignDashboard dashboard_of_summary(const properties::CampaignSummar
   reports::CampaignDashboard d;
   d.subject = "seed " + std::to_string(s.seed) + ", " + std::to_string(s.passed + s.failed) + " runs" +
               (s.passed + s.failed < s.runs ? " of " + std::to_string(s.runs) : "") +
-              (s.faults.empty() ? "" : ", faults " + s.faults);
+              (s.faults.empty() ? "" : ", faults " + s.faults) +
+              (s.differential.empty() ? "" : ", each run compared with " + s.differential);
   d.runs = s.passed + s.failed;
   d.passed = s.passed;
   d.failed = s.failed;

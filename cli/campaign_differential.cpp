@@ -153,7 +153,9 @@ properties::CampaignSummary summary_of(const DifferentialCampaign& args, const s
     options.shard_index = args.shard->first;
     options.shard_count = args.shard->second;
   }
-  return properties::summarize(result, options, args.faults, args.shard.has_value());
+  properties::CampaignSummary s = properties::summarize(result, options, args.faults, args.shard.has_value());
+  s.differential = args.server_bin;
+  return s;
 }
 
 }  // namespace

@@ -77,7 +77,12 @@ int merge(const MergeArgs& args) {
         std::cerr << "trafikey-sim merge: cannot copy " << from.string() << ": " << ec.message() << "\n";
         return 2;
       }
-      if (replay.empty() || file == FailureFile::scenario) replay = "trafikey-sim replay " + to.string();
+      if (replay.empty() || file == FailureFile::scenario) {
+        // a differential campaign's failure reproduces only against its server
+        replay = s.differential.empty()
+                     ? "trafikey-sim replay " + to.string()
+                     : "trafikey-sim scenario --differential --server-bin " + s.differential + " " + to.string();
+      }
       if (file == FailureFile::history) history = read_file(to.string()).value_or("");
     }
     const auto& f = *s.failure;

@@ -144,6 +144,7 @@ std::string summary_json(const CampaignSummary& s) {
   j["runs"] = s.runs;
   j["fault_option"] = s.faults;
   j["determinism_every"] = s.determinism_every;
+  if (!s.differential.empty()) j["differential"] = s.differential;
   if (s.shard) j["shard"] = {{"index", s.shard->first}, {"count", s.shard->second}};
   j["passed"] = s.passed;
   j["failed"] = s.failed;
@@ -190,6 +191,7 @@ std::optional<CampaignSummary> parse_summary(const std::string& text, std::strin
     s.runs = j.at("runs").get<int>();
     s.faults = j.at("fault_option").get<std::string>();
     s.determinism_every = j.at("determinism_every").get<int>();
+    s.differential = j.value("differential", std::string());
     if (j.contains("shard")) {
       s.shard = std::pair{j["shard"].at("index").get<int>(), j["shard"].at("count").get<int>()};
     }
@@ -247,10 +249,14 @@ MergeResult merge_shards(const std::vector<ShardInput>& shards) {
   for (const auto& in : shards) {
     const auto& s = in.summary;
     if (s.seed != first.seed || s.runs != first.runs || s.faults != first.faults ||
-        s.determinism_every != first.determinism_every || s.shard->second != count) {
+        s.determinism_every != first.determinism_every || s.differential != first.differential ||
+        s.shard->second != count) {
+      auto kind = [](const CampaignSummary& c) {
+        return c.differential.empty() ? std::string() : "differential on " + c.differential + ", ";
+      };
       out.error = in.dir + ": shard " + shard_name(s.shard->first, s.shard->second) +
-                  " of another campaign (seed " + std::to_string(s.seed) + ", " +
-                  std::to_string(s.runs) + " runs) than " + shards.front().dir + " (seed " +
+                  " of another campaign (" + kind(s) + "seed " + std::to_string(s.seed) + ", " +
+                  std::to_string(s.runs) + " runs) than " + shards.front().dir + " (" + kind(first) + "seed " +
                   std::to_string(first.seed) + ", " + std::to_string(first.runs) + " runs, shard " +
                   shard_name(first.shard->first, count) + ")";
       return out;
@@ -320,6 +326,7 @@ MergeResult merge_shards(const std::vector<ShardInput>& shards) {
   merged.runs = first.runs;
   merged.faults = first.faults;
   merged.determinism_every = first.determinism_every;
+  merged.differential = first.differential;
   fold(merged, kept);
   if (failing != nullptr) {
     merged.failure = failing->summary.failure;

@@ -35,6 +35,10 @@ struct CampaignSummary {
   int runs = 0;
   std::string faults;  // the --faults option as given ("" : every kind)
   int determinism_every = 10;
+  // A differential campaign's (cli/campaign_differential.h): the server binary each run
+  // was compared with (--server-bin, as given); empty for a sim campaign, and then not
+  // written. Shards with different ones (a sim campaign's among them) are not one campaign.
+  std::string differential;
   std::optional<std::pair<int, int>> shard;  // (index, count) for a shard's file
   // The fold.
   int passed = 0, failed = 0, determinism_checked = 0;
