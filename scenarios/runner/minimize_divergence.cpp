@@ -5,6 +5,7 @@
 #include <utility>
 #include <vector>
 
+#include "scenarios/runner/real_checks.h"
 #include "scenarios/runner/run_sim.h"
 
 namespace trafikey::scenario {
@@ -29,7 +30,15 @@ struct Identity {
   bool operator==(const Identity&) const = default;
 };
 
-Identity identity_of(const StepFailure& f) { return {f.invariant, f.line, f.line == 0 ? f.step : std::string()}; }
+// A real check that broke at a call and failed the final `check invariants` is named by
+// that call's line (real_violation_line), so the steps after it can go.
+Identity identity_of(const RunResult& r) {
+  const StepFailure& f = *r.failure;
+  if (f.line == 0 && !r.violations.empty() && r.violations.front().invariant == f.invariant) {
+    if (const int line = real_violation_line(r.violations.front()); line > 0) return {f.invariant, line, {}};
+  }
+  return {f.invariant, f.line, f.line == 0 ? f.step : std::string()};
+}
 
 // A scenario as every test runs it: its action steps with their lines and no expected
 // replies (a call the real server answers otherwise is then a divergence at that call,
@@ -69,10 +78,10 @@ MinimizedDivergence minimize_divergence(const Scenario& failing, const RealTarge
   out.steps_before = original.size();
   out.calls_before = calls_in(original);
 
-  const Identity wanted = identity_of(out.failure);
+  const Identity wanted = identity_of(first);
   const properties::SameFailure same = [&](const Scenario& candidate) -> std::optional<std::size_t> {
     const RunResult r = run_differential(as_tested(candidate), target);
-    if (r.status != CheckStatus::failed || !r.failure || identity_of(*r.failure) != wanted) return std::nullopt;
+    if (r.status != CheckStatus::failed || !r.failure || identity_of(r) != wanted) return std::nullopt;
     if (wanted.line == 0) return candidate.steps.size();
     for (std::size_t i = 0; i < candidate.steps.size(); ++i) {
       if (candidate.steps[i].line == wanted.line) return i + 1;

@@ -1,6 +1,7 @@
 #include "scenarios/runner/real_checks.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <limits>
 #include <span>
@@ -21,6 +22,16 @@ std::vector<std::string_view> views_of(const std::vector<std::string>& argv) {
 }
 
 }  // namespace
+
+int real_violation_line(const properties::Violation& violation) {
+  const std::string prefix = violation.invariant + " (line ";
+  if (!violation.facts.starts_with(prefix)) return 0;
+  int line = 0;
+  for (std::size_t i = prefix.size(); i < violation.facts.size() && std::isdigit(static_cast<unsigned char>(violation.facts[i])); ++i) {
+    line = line * 10 + (violation.facts[i] - '0');
+  }
+  return line;
+}
 
 void RealChecks::fail(const std::string& id, const std::string& facts) {
   std::string where = step_ ? "line " + std::to_string(step_->line) + ", t=" + std::to_string(step_->time_ms)

@@ -27,6 +27,10 @@
 
 namespace trafikey::scenario {
 
+// The scenario line of the step at which a real run's check broke (RealChecks' violations
+// say "ID (line N, t=T, real server): ..."); 0 for one at the start or from elsewhere.
+int real_violation_line(const properties::Violation& violation);
+
 class RealChecks {
  public:
   RealChecks(RealSession& session, const ScenarioKeys& keys) : session_(session), keys_(keys) {}
