@@ -91,15 +91,8 @@ RunOutcome run_one(const properties::PlanSpace& space, std::uint64_t seed, int r
   options.keep_history_text = true;
   const sim::RunSummary summary = sim::run_plan(plan, options);
   out.calls = summary.calls;
+  out.coverage = properties::CampaignResult::RunCoverage::of(run, summary);
   properties::CampaignResult::RunCoverage& cov = out.coverage;
-  cov.run = run;
-  cov.calls = summary.calls;
-  cov.sim_ms = summary.end_true_ms;
-  cov.outcome = summary.outcome;
-  cov.final_states = summary.jobs;
-  cov.faults = summary.faults;
-  cov.verdicts = summary.verdicts;
-  cov.situations = summary.situations;
   std::string error;
   const auto exported = properties::export_scenario(summary.history, {}, &error);
   if (!exported) {

@@ -85,6 +85,19 @@ sim::RunPlan campaign_plan(const PlanSpace& space, std::uint64_t seed, int index
   return gen_plan(space)(random_for(seed, index), size_for(index)).value();
 }
 
+CampaignResult::RunCoverage CampaignResult::RunCoverage::of(int run, const sim::RunSummary& s) {
+  RunCoverage cov;
+  cov.run = run;
+  cov.calls = s.calls;
+  cov.sim_ms = s.end_true_ms;
+  cov.outcome = s.outcome;
+  cov.final_states = s.jobs;
+  cov.faults = s.faults;
+  cov.verdicts = s.verdicts;
+  cov.situations = s.situations;
+  return cov;
+}
+
 CampaignResult run_campaign(const CampaignOptions& options,
                             const std::function<void(int, int)>& progress) {
   TRAFIKEY_ASSERT(options.shard_count >= 1 && options.shard_index >= 0 && options.shard_index < options.shard_count,
@@ -163,10 +176,10 @@ CampaignResult run_campaign(const CampaignOptions& options,
     const Slot& slot = *slot_ptr;
     const int i = index_of(j);
     ++result.started;
-    CampaignResult::RunCoverage cov;
-    cov.run = i;
     if (slot.failed) {
       ++result.failed;
+      CampaignResult::RunCoverage cov;
+      cov.run = i;
       cov.failed = true;
       result.coverage.push_back(std::move(cov));
       continue;
@@ -181,16 +194,10 @@ CampaignResult run_campaign(const CampaignOptions& options,
     for (const auto& [k, n] : s.situations) result.situations[k] += n;
     ++result.outcomes[s.outcome];
     result.calls_per_run.push_back(s.calls);
+    CampaignResult::RunCoverage cov = CampaignResult::RunCoverage::of(i, s);
     cov.determinism_checked = twice;
-    cov.calls = s.calls;
-    cov.sim_ms = s.end_true_ms;
-    cov.outcome = s.outcome;
-    cov.final_states = s.jobs;
     cov.judged = slot.run.judged;
-    cov.faults = s.faults;
-    cov.verdicts = s.verdicts;
     cov.edges = slot.run.edges;
-    cov.situations = s.situations;
     result.coverage.push_back(std::move(cov));
   }
   if (stop < local_runs) {

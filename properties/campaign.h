@@ -26,6 +26,7 @@
 #include "properties/crash_guard.h"
 #include "properties/plan_space.h"
 #include "sim/plan.h"
+#include "sim/run.h"
 
 namespace trafikey::properties {
 
@@ -75,6 +76,9 @@ struct CampaignResult {
     std::map<std::string, std::int64_t> faults, verdicts, edges, situations;
     std::map<std::string, std::int64_t> final_states;  // jobs the server holds at the end, by state (RunSummary::jobs)
     std::map<std::string, std::int64_t> judged;        // invariant -> times judged
+    // What the run's summary says (calls, length, outcome, final states, faults, verdicts,
+    // situations); the checker's (edges, judged) and the determinism check are the caller's.
+    static RunCoverage of(int run, const sim::RunSummary& summary);
   };
   std::vector<RunCoverage> coverage;
   int started = 0;  // runs started (with keep_going: the K of runs 0..K-1)
